@@ -1,0 +1,86 @@
+/*
+ * dart_ext.h -- DART-MPI extensions to the DART 3.2 interface.
+ *
+ * Nothing here changes the meaning of a DART 3.2 function; every symbol is new.
+ * Included by dart.h; needs no MPI header (see dart_mpi.h for the MPI bridge).
+ */
+#ifndef DART_EXT_H_INCLUDED
+#define DART_EXT_H_INCLUDED
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <dash/dart/if/dart_types.h>
+#include <dash/dart/if/dart_globmem.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- errors ---------------------------------------------------------- */
+
+/** Short, static description of a return code ("invalid argument", ...). Never NULL. */
+const char *dart_strerror(dart_ret_t ret);
+
+/**
+ * The detail message of the most recent failed DART call on the calling thread
+ * (names the function, the bad argument and, for MPI failures, the MPI error text).
+ * Empty string if no call has failed on this thread yet. Never NULL; valid until the
+ * next DART call on this thread.
+ */
+const char *dart_error_detail(void);
+
+/* ---- global pointer fields without bitfields (for bindings) ---------- */
+
+/**
+ * Read all fields of a global pointer. Any output may be NULL (not wanted).
+ * unitid is sign-extended from its 24 bits; flags is the 8-bit gptr copy.
+ */
+dart_ret_t dart_gptr_fields(const dart_gptr_t *gptr, int32_t *unitid, int32_t *flags,
+                            int16_t *segid, int16_t *teamid, uint64_t *offset);
+
+/** Build a global pointer from its fields. DART_ERR_INVAL if unitid does not fit in 24 bits
+ *  or flags not in 8 bits. */
+dart_ret_t dart_gptr_make(int32_t unitid, int32_t flags, int16_t segid, int16_t teamid,
+                          uint64_t offset, dart_gptr_t *gptr);
+
+/**
+ * Direct load/store address of the memory a global pointer references, for the calling
+ * unit AND for every unit on the same node (through the MPI-3 shared-memory window).
+ * DART_ERR_INVAL (with a detail message) if the target unit is on another node or the
+ * segment is not shared-memory capable (registered memory); *addr is then untouched.
+ * dart_gptr_getaddr keeps its DART 3.2 meaning (only the calling unit's own memory).
+ */
+dart_ret_t dart_gptr_getaddr_node(dart_gptr_t gptr, void **addr);
+
+/** Number of bytes the segment of gptr holds at gptr's unit (registered memory may differ
+ *  per unit). */
+dart_ret_t dart_gptr_segment_size(dart_gptr_t gptr, size_t *nbytes);
+
+/* ---- locality -------------------------------------------------------- */
+
+/** Number of nodes the runtime sees (with DART_UNITS_PER_NODE node emulation applied). */
+dart_ret_t dart_node_count(size_t *nnodes);
+
+/** Node index (0..nnodes-1, ordered by the lowest unit of each node) of a global unit. */
+dart_ret_t dart_unit_node(dart_global_unit_t unit, int32_t *node);
+
+/** DART_UNITS_PER_NODE emulation factor in force, 0 when emulation is off. */
+dart_ret_t dart_units_per_node_emulation(int32_t *k);
+
+/**
+ * Describe the runtime configuration in one line: MPI library, thread level, window
+ * kinds, pool size. The string is static and valid until dart_exit.
+ */
+const char *dart_config_string(void);
+
+/* ---- version --------------------------------------------------------- */
+
+/** Version of this library as "major.minor.patch". */
+const char *dart_mpi_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DART_EXT_H_INCLUDED */

@@ -1,0 +1,26 @@
+/*
+ * dart_mpi.h -- DART-MPI extension: bridge between DART teams and MPI communicators.
+ * Includes <mpi.h>; include it only from code compiled with the MPI compiler wrappers.
+ */
+#ifndef DART_MPI_H_INCLUDED
+#define DART_MPI_H_INCLUDED
+
+#include <mpi.h>
+#include <dash/dart/if/dart.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * The communicator of a team (ranks == team-relative unit ids). Owned by DART: do not
+ * free it; it is valid until the team is destroyed or dart_exit. Local call.
+ * Error handler: MPI_ERRORS_RETURN (DART owns it).
+ */
+dart_ret_t dart_team_comm(dart_team_t team, MPI_Comm *comm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DART_MPI_H_INCLUDED */

@@ -1,0 +1,454 @@
+// Datatypes: the basic types, derived (strided, indexed, custom) types, the layout walker
+// of the direct path, MPI layouts for the RMA path, and user-defined reduction operators.
+#include "internal.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+namespace dart {
+namespace detail {
+
+namespace {
+
+Datatype g_basic[(size_t)DART_TYPE_LAST];
+std::mutex g_types_mutex;
+std::unordered_set<const Datatype *> g_derived;  // live derived types
+
+struct OpInfo {
+  dart_operator_t fn;
+  void *userdata;
+  dart_datatype_t dtype;
+  bool dtype_is_tmp;
+  MPI_Op mpi_op;
+  MPI_Datatype mpi_type;  // dup of the element type carrying this OpInfo as attribute
+};
+std::unordered_set<const OpInfo *> g_ops;
+int g_op_keyval = MPI_KEYVAL_INVALID;
+
+MPI_Op g_minmax_ops[(size_t)DART_TYPE_LAST];
+MPI_Datatype g_pair_types[(size_t)DART_TYPE_LAST];
+
+template <typename T>
+void minmax_fn(void *in, void *inout, int *len, MPI_Datatype *) {
+  const T *a = static_cast<const T *>(in);
+  T *b = static_cast<T *>(inout);
+  for (int i = 0; i < *len; ++i) {
+    if (a[2 * i] < b[2 * i]) b[2 * i] = a[2 * i];
+    if (a[2 * i + 1] > b[2 * i + 1]) b[2 * i + 1] = a[2 * i + 1];
+  }
+}
+
+void user_op_trampoline(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  void *attr = nullptr;
+  int flag = 0;
+  MPI_Type_get_attr(*dt, g_op_keyval, &attr, &flag);
+  if (!flag) return;
+  const OpInfo *op = static_cast<const OpInfo *>(attr);
+  op->fn(in, inout, (size_t)*len, op->userdata);
+}
+
+void set_basic(dart_datatype_t t, size_t size, MPI_Datatype mt) {
+  Datatype &d = g_basic[t];
+  d.kind = Datatype::Basic;
+  d.base = t;
+  d.elem_size = size;
+  d.mpi_elem = mt;
+}
+
+template <typename T>
+void make_minmax(dart_datatype_t t, MPI_Datatype mt) {
+  MPI_Op_create(&minmax_fn<T>, 1, &g_minmax_ops[t]);
+  MPI_Type_contiguous(2, mt, &g_pair_types[t]);
+  MPI_Type_commit(&g_pair_types[t]);
+}
+
+void free_derived(Datatype *d) {
+  for (auto &kv : d->vector_cache) MPI_Type_free(&kv.second);
+  if (d->mpi_pattern != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_pattern);
+  if (d->kind == Datatype::Custom && d->mpi_elem != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_elem);
+  delete d;
+}
+
+size_t granularity(const Datatype &t) {
+  switch (t.kind) {
+    case Datatype::Strided: return t.blocklen;
+    case Datatype::Indexed: return t.pattern_elems;
+    default: return 1;
+  }
+}
+
+// Byte offset of element k (a multiple of the granularity) in the layout.
+size_t elem_offset(const Datatype &t, size_t k) {
+  switch (t.kind) {
+    case Datatype::Strided: return (k / t.blocklen) * t.stride * t.elem_size;
+    case Datatype::Indexed: return (k / t.pattern_elems) * t.pattern_extent * t.elem_size;
+    default: return k * t.elem_size;
+  }
+}
+
+// Walks the blocks (element offset, element count) of nelem elements of a layout.
+struct BlockWalker {
+  const Datatype &t;
+  size_t nelem, done = 0, block = 0;
+  BlockWalker(const Datatype &t_, size_t n) : t(t_), nelem(n) {}
+  bool next(size_t *off, size_t *len) {
+    if (done >= nelem) return false;
+    switch (t.kind) {
+      case Datatype::Strided:
+        *off = block * t.stride;
+        *len = t.blocklen;
+        break;
+      case Datatype::Indexed: {
+        size_t nb = t.blocklens.size();
+        size_t rep = block / nb, j = block % nb;
+        *off = rep * t.pattern_extent + t.offsets[j];
+        *len = t.blocklens[j];
+        break;
+      }
+      default:
+        *off = 0;
+        *len = nelem;
+        break;
+    }
+    if (*len > nelem - done) *len = nelem - done;
+    done += *len;
+    ++block;
+    return true;
+  }
+};
+
+dart_ret_t register_derived(std::unique_ptr<Datatype> d, dart_datatype_t *out) {
+  std::lock_guard<std::mutex> lock(g_types_mutex);
+  g_derived.insert(d.get());
+  *out = (dart_datatype_t)(intptr_t)d.release();
+  return DART_OK;
+}
+
+}  // namespace
+
+void types_init() {
+  set_basic(DART_TYPE_BYTE, 1, MPI_BYTE);
+  set_basic(DART_TYPE_SHORT, sizeof(short), MPI_SHORT);
+  set_basic(DART_TYPE_INT, sizeof(int), MPI_INT);
+  set_basic(DART_TYPE_UINT, sizeof(unsigned), MPI_UNSIGNED);
+  set_basic(DART_TYPE_LONG, sizeof(long), MPI_LONG);
+  set_basic(DART_TYPE_ULONG, sizeof(unsigned long), MPI_UNSIGNED_LONG);
+  set_basic(DART_TYPE_LONGLONG, sizeof(long long), MPI_LONG_LONG);
+  set_basic(DART_TYPE_ULONGLONG, sizeof(unsigned long long), MPI_UNSIGNED_LONG_LONG);
+  set_basic(DART_TYPE_FLOAT, sizeof(float), MPI_FLOAT);
+  set_basic(DART_TYPE_DOUBLE, sizeof(double), MPI_DOUBLE);
+  set_basic(DART_TYPE_LONG_DOUBLE, sizeof(long double), MPI_LONG_DOUBLE);
+  make_minmax<signed char>(DART_TYPE_BYTE, MPI_SIGNED_CHAR);
+  make_minmax<short>(DART_TYPE_SHORT, MPI_SHORT);
+  make_minmax<int>(DART_TYPE_INT, MPI_INT);
+  make_minmax<unsigned>(DART_TYPE_UINT, MPI_UNSIGNED);
+  make_minmax<long>(DART_TYPE_LONG, MPI_LONG);
+  make_minmax<unsigned long>(DART_TYPE_ULONG, MPI_UNSIGNED_LONG);
+  make_minmax<long long>(DART_TYPE_LONGLONG, MPI_LONG_LONG);
+  make_minmax<unsigned long long>(DART_TYPE_ULONGLONG, MPI_UNSIGNED_LONG_LONG);
+  make_minmax<float>(DART_TYPE_FLOAT, MPI_FLOAT);
+  make_minmax<double>(DART_TYPE_DOUBLE, MPI_DOUBLE);
+  make_minmax<long double>(DART_TYPE_LONG_DOUBLE, MPI_LONG_DOUBLE);
+  MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_op_keyval, nullptr);
+}
+
+void types_finalize() {
+  std::lock_guard<std::mutex> lock(g_types_mutex);
+  for (const OpInfo *op : g_ops) {
+    OpInfo *o = const_cast<OpInfo *>(op);
+    MPI_Op_free(&o->mpi_op);
+    MPI_Type_free(&o->mpi_type);
+    delete o;
+  }
+  g_ops.clear();
+  for (const Datatype *d : g_derived) free_derived(const_cast<Datatype *>(d));
+  g_derived.clear();
+  for (size_t t = 1; t < (size_t)DART_TYPE_LAST; ++t) {
+    if (g_minmax_ops[t] != MPI_OP_NULL && g_minmax_ops[t] != 0) MPI_Op_free(&g_minmax_ops[t]);
+    if (g_pair_types[t] != MPI_DATATYPE_NULL && g_pair_types[t] != 0) MPI_Type_free(&g_pair_types[t]);
+  }
+  if (g_op_keyval != MPI_KEYVAL_INVALID) MPI_Type_free_keyval(&g_op_keyval);
+}
+
+const Datatype *lookup_type(dart_datatype_t t) {
+  if (t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST) return &g_basic[t];
+  std::lock_guard<std::mutex> lock(g_types_mutex);
+  const Datatype *d = reinterpret_cast<const Datatype *>(t);
+  return g_derived.count(d) ? d : nullptr;
+}
+
+dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what, const Datatype **out) {
+  const Datatype *d = lookup_type(t);
+  if (DART_UNLIKELY(d == nullptr))
+    return fail(DART_ERR_INVAL, fn, "%s is not a valid DART datatype (undefined or destroyed)", what);
+  *out = d;
+  return DART_OK;
+}
+
+size_t type_extent_bytes(const Datatype &t, size_t nelem) {
+  if (nelem == 0) return 0;
+  switch (t.kind) {
+    case Datatype::Strided: {
+      size_t nblocks = nelem / t.blocklen;
+      return ((nblocks - 1) * t.stride + t.blocklen) * t.elem_size;
+    }
+    case Datatype::Indexed:
+      return (nelem / t.pattern_elems) * t.pattern_extent * t.elem_size;
+    default:
+      return nelem * t.elem_size;
+  }
+}
+
+dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn) {
+  size_t gr = granularity(t);
+  if (nelem % gr != 0)
+    return fail(DART_ERR_INVAL, fn,
+                "nelem %zu is not a multiple of the type's %s (%zu elements)", nelem,
+                t.kind == Datatype::Strided ? "block length" : "pattern size", gr);
+  return DART_OK;
+}
+
+void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st, size_t nelem) {
+  const size_t es = st.elem_size;
+  if (st.kind != Datatype::Strided && st.kind != Datatype::Indexed &&
+      dt.kind != Datatype::Strided && dt.kind != Datatype::Indexed) {
+    std::memcpy(dst, src, nelem * es);
+    return;
+  }
+  BlockWalker sw(st, nelem), dw(dt, nelem);
+  size_t soff = 0, slen = 0, doff = 0, dlen = 0;
+  while (true) {
+    if (slen == 0 && !sw.next(&soff, &slen)) break;
+    if (dlen == 0 && !dw.next(&doff, &dlen)) break;
+    size_t n = std::min(slen, dlen);
+    std::memcpy(dst + doff * es, src + soff * es, n * es);
+    soff += n, slen -= n, doff += n, dlen -= n;
+  }
+}
+
+dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype *mt, const char *fn) {
+  switch (t.kind) {
+    case Datatype::Strided: {
+      size_t nblocks = nelem / t.blocklen;
+      if (nblocks > INT_MAX)
+        return fail(DART_ERR_INVAL, fn, "%zu blocks exceed one MPI call", nblocks);
+      Datatype &m = const_cast<Datatype &>(t);
+      std::lock_guard<std::mutex> lock(m.cache_mutex);
+      auto it = m.vector_cache.find(nblocks);
+      if (it == m.vector_cache.end()) {
+        MPI_Datatype v;
+        DART_MPI(MPI_Type_vector((int)nblocks, (int)t.blocklen, (int)t.stride, t.mpi_elem, &v), fn);
+        MPI_Type_commit(&v);
+        if (m.vector_cache.size() >= 64) {  // bound the cache
+          for (auto &kv : m.vector_cache) MPI_Type_free(&kv.second);
+          m.vector_cache.clear();
+        }
+        it = m.vector_cache.emplace(nblocks, v).first;
+      }
+      *count = 1;
+      *mt = it->second;
+      return DART_OK;
+    }
+    case Datatype::Indexed: {
+      size_t reps = nelem / t.pattern_elems;
+      if (reps > INT_MAX) return fail(DART_ERR_INVAL, fn, "%zu patterns exceed one MPI call", reps);
+      *count = (int)reps;
+      *mt = t.mpi_pattern;
+      return DART_OK;
+    }
+    default:
+      if (nelem > INT_MAX) return fail(DART_ERR_INVAL, fn, "%zu elements exceed one MPI call", nelem);
+      *count = (int)nelem;
+      *mt = t.mpi_elem;
+      return DART_OK;
+  }
+}
+
+// Chunk plan shared by the RMA path: calls f(src_byte_off, dst_byte_off, n) for pieces
+// of at most cfg.transfer_chunk elements (rounded to both layouts' granularity).
+dart_ret_t for_each_chunk(const Datatype &a, const Datatype &b, size_t nelem,
+                          dart_ret_t (*f)(void *, size_t, size_t, size_t), void *ctx) {
+  size_t ga = granularity(a), gb = granularity(b);
+  size_t l = ga / std::__gcd(ga, gb) * gb;
+  size_t chunk = g->cfg.transfer_chunk / l * l;
+  if (chunk == 0) chunk = l;
+  for (size_t start = 0; start < nelem; start += chunk) {
+    size_t n = std::min(chunk, nelem - start);
+    DART_TRY(f(ctx, elem_offset(a, start), elem_offset(b, start), n));
+  }
+  return DART_OK;
+}
+
+dart_ret_t user_op_lookup(dart_operation_t op, MPI_Op *mop, MPI_Datatype *mtype,
+                          dart_datatype_t *dtype) {
+  std::lock_guard<std::mutex> lock(g_types_mutex);
+  const OpInfo *o = reinterpret_cast<const OpInfo *>(op);
+  if (!g_ops.count(o)) return DART_ERR_NOTFOUND;
+  *mop = o->mpi_op;
+  *mtype = o->mpi_type;
+  *dtype = o->dtype;
+  return DART_OK;
+}
+
+MPI_Op minmax_op(dart_datatype_t t, MPI_Datatype *pair) {
+  *pair = g_pair_types[t];
+  return g_minmax_ops[t];
+}
+
+}  // namespace detail
+}  // namespace dart
+
+using namespace dart::detail;
+
+extern "C" {
+
+dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, size_t blocklen,
+                                    dart_datatype_t *newtype) {
+  const char *fn = "dart_type_create_strided";
+  DART_TRY(check_init(fn));
+  if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
+  if (!(basetype > DART_TYPE_UNDEFINED && basetype < DART_TYPE_LAST))
+    return fail(DART_ERR_INVAL, fn, "basetype must be a basic DART type");
+  if (blocklen == 0 || blocklen > INT_MAX)
+    return fail(DART_ERR_INVAL, fn, "blocklen %zu must be in [1, INT_MAX]", blocklen);
+  if (stride < blocklen || stride > INT_MAX)
+    return fail(DART_ERR_INVAL, fn, "stride %zu must be in [blocklen=%zu, INT_MAX]", stride, blocklen);
+  std::unique_ptr<Datatype> d(new Datatype());
+  const Datatype &b = g_basic[basetype];
+  d->kind = Datatype::Strided;
+  d->base = basetype;
+  d->elem_size = b.elem_size;
+  d->mpi_elem = b.mpi_elem;
+  d->stride = stride;
+  d->blocklen = blocklen;
+  return register_derived(std::move(d), newtype);
+}
+
+dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, const size_t blocklen[],
+                                    const size_t offset[], dart_datatype_t *newtype) {
+  const char *fn = "dart_type_create_indexed";
+  DART_TRY(check_init(fn));
+  if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
+  if (!(basetype > DART_TYPE_UNDEFINED && basetype < DART_TYPE_LAST))
+    return fail(DART_ERR_INVAL, fn, "basetype must be a basic DART type");
+  if (count == 0 || count > INT_MAX) return fail(DART_ERR_INVAL, fn, "count %zu must be in [1, INT_MAX]", count);
+  if (blocklen == nullptr || offset == nullptr)
+    return fail(DART_ERR_INVAL, fn, "blocklen and offset must not be NULL");
+  std::unique_ptr<Datatype> d(new Datatype());
+  const Datatype &b = g_basic[basetype];
+  d->kind = Datatype::Indexed;
+  d->base = basetype;
+  d->elem_size = b.elem_size;
+  d->mpi_elem = b.mpi_elem;
+  std::vector<int> bl(count), disp(count);
+  for (size_t i = 0; i < count; ++i) {
+    if (blocklen[i] == 0 || blocklen[i] > INT_MAX || offset[i] > INT_MAX)
+      return fail(DART_ERR_INVAL, fn, "block %zu: length %zu / offset %zu out of range", i,
+                  blocklen[i], offset[i]);
+    if (i > 0 && offset[i] < offset[i - 1] + blocklen[i - 1])
+      return fail(DART_ERR_INVAL, fn,
+                  "block %zu overlaps or precedes block %zu (offsets must increase)", i, i - 1);
+    d->blocklens.push_back(blocklen[i]);
+    d->offsets.push_back(offset[i]);
+    d->pattern_elems += blocklen[i];
+    d->pattern_extent = std::max(d->pattern_extent, offset[i] + blocklen[i]);
+    bl[i] = (int)blocklen[i];
+    disp[i] = (int)offset[i];
+  }
+  MPI_Datatype idx;
+  DART_MPI(MPI_Type_indexed((int)count, bl.data(), disp.data(), b.mpi_elem, &idx), fn);
+  MPI_Datatype resized;
+  dart_ret_t rc = mpi_check(MPI_Type_create_resized(idx, 0, (MPI_Aint)(d->pattern_extent * b.elem_size),
+                                                    &resized), fn, "MPI_Type_create_resized");
+  MPI_Type_free(&idx);
+  DART_TRY(rc);
+  MPI_Type_commit(&resized);
+  d->mpi_pattern = resized;
+  return register_derived(std::move(d), newtype);
+}
+
+dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t *newtype) {
+  const char *fn = "dart_type_create_custom";
+  DART_TRY(check_init(fn));
+  if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
+  if (num_bytes == 0 || num_bytes > INT_MAX)
+    return fail(DART_ERR_INVAL, fn, "num_bytes %zu must be in [1, INT_MAX]", num_bytes);
+  std::unique_ptr<Datatype> d(new Datatype());
+  d->kind = Datatype::Custom;
+  d->base = DART_TYPE_BYTE;
+  d->elem_size = num_bytes;
+  MPI_Datatype c;
+  DART_MPI(MPI_Type_contiguous((int)num_bytes, MPI_BYTE, &c), fn);
+  MPI_Type_commit(&c);
+  d->mpi_elem = c;
+  return register_derived(std::move(d), newtype);
+}
+
+dart_ret_t dart_type_destroy(dart_datatype_t *dart_type) {
+  const char *fn = "dart_type_destroy";
+  DART_TRY(check_init(fn));
+  if (dart_type == nullptr) return fail(DART_ERR_INVAL, fn, "dart_type is NULL");
+  if (*dart_type > DART_TYPE_UNDEFINED && *dart_type < DART_TYPE_LAST)
+    return fail(DART_ERR_INVAL, fn, "basic types cannot be destroyed");
+  Datatype *d = reinterpret_cast<Datatype *>(*dart_type);
+  {
+    std::lock_guard<std::mutex> lock(g_types_mutex);
+    if (!g_derived.erase(d))
+      return fail(DART_ERR_INVAL, fn, "not a live derived datatype (already destroyed?)");
+  }
+  free_derived(d);
+  *dart_type = DART_TYPE_UNDEFINED;
+  return DART_OK;
+}
+
+dart_ret_t dart_op_create(dart_operator_t op, void *userdata, bool commute, dart_datatype_t dtype,
+                          bool dtype_is_tmp, dart_operation_t *new_op) {
+  const char *fn = "dart_op_create";
+  DART_TRY(check_init(fn));
+  if (op == nullptr) return fail(DART_ERR_INVAL, fn, "op is NULL");
+  if (new_op == nullptr) return fail(DART_ERR_INVAL, fn, "new_op is NULL");
+  const Datatype *t;
+  DART_TRY(check_type(dtype, fn, "dtype", &t));
+  if (t->kind == Datatype::Strided || t->kind == Datatype::Indexed)
+    return fail(DART_ERR_INVAL, fn, "dtype must be a basic or custom type");
+  std::unique_ptr<OpInfo> o(new OpInfo());
+  o->fn = op;
+  o->userdata = userdata;
+  o->dtype = dtype;
+  o->dtype_is_tmp = dtype_is_tmp;
+  DART_MPI(MPI_Type_dup(t->mpi_elem, &o->mpi_type), fn);
+  MPI_Type_set_attr(o->mpi_type, g_op_keyval, o.get());
+  dart_ret_t rc = mpi_check(MPI_Op_create(&user_op_trampoline, commute ? 1 : 0, &o->mpi_op), fn,
+                            "MPI_Op_create");
+  if (rc != DART_OK) {
+    MPI_Type_free(&o->mpi_type);
+    return rc;
+  }
+  std::lock_guard<std::mutex> lock(g_types_mutex);
+  g_ops.insert(o.get());
+  *new_op = (dart_operation_t)(intptr_t)o.release();
+  return DART_OK;
+}
+
+dart_ret_t dart_op_destroy(dart_operation_t *op) {
+  const char *fn = "dart_op_destroy";
+  DART_TRY(check_init(fn));
+  if (op == nullptr) return fail(DART_ERR_INVAL, fn, "op is NULL");
+  OpInfo *o = reinterpret_cast<OpInfo *>(*op);
+  {
+    std::lock_guard<std::mutex> lock(g_types_mutex);
+    if (!g_ops.erase(o)) return fail(DART_ERR_INVAL, fn, "not a live user-defined operation");
+  }
+  MPI_Op_free(&o->mpi_op);
+  MPI_Type_free(&o->mpi_type);
+  if (o->dtype_is_tmp && !(o->dtype > DART_TYPE_UNDEFINED && o->dtype < DART_TYPE_LAST)) {
+    dart_datatype_t t = o->dtype;
+    dart_type_destroy(&t);
+  }
+  delete o;
+  *op = DART_OP_UNDEFINED;
+  return DART_OK;
+}
+
+}  // extern "C"

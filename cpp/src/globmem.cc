@@ -1,0 +1,500 @@
+// Global memory: the per-unit pool (dart_memalloc), collective aligned allocations,
+// registration of user memory, and global pointer helpers.
+//
+// Window policy (docs/design.md): every allocation is MPI_Win_allocate_shared memory on
+// the team's node communicator (direct load/store for same-node units). When the team
+// spans more than one node the same memory is also exposed with MPI_Win_create on the
+// team communicator for MPI RMA; a team inside one node uses the shared window for both.
+// Each window gets one MPI_Win_lock_all epoch for its whole life.
+#include "internal.h"
+
+#include <climits>
+
+namespace dart {
+namespace detail {
+
+// ---------------------------------------------------------------------------
+// pool allocator
+// ---------------------------------------------------------------------------
+namespace {
+constexpr size_t kAlign = 64;
+size_t round_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+}  // namespace
+
+void PoolAllocator::reset(size_t size) {
+  free_.clear();
+  used_.clear();
+  size_t usable = size / kAlign * kAlign;
+  if (usable > 0) free_.emplace(0, usable);
+  free_total_ = usable;
+}
+
+size_t PoolAllocator::allocate(size_t bytes) {
+  size_t need = round_up(bytes == 0 ? 1 : bytes);
+  if (need < bytes) return SIZE_MAX;  // overflow
+  for (auto it = free_.begin(); it != free_.end(); ++it) {
+    if (it->second < need) continue;
+    size_t off = it->first, len = it->second;
+    free_.erase(it);
+    if (len > need) free_.emplace(off + need, len - need);
+    used_.emplace(off, need);
+    free_total_ -= need;
+    return off;
+  }
+  return SIZE_MAX;
+}
+
+bool PoolAllocator::release(size_t offset) {
+  auto u = used_.find(offset);
+  if (u == used_.end()) return false;
+  size_t len = u->second;
+  used_.erase(u);
+  free_total_ += len;
+  auto next = free_.lower_bound(offset);
+  size_t off = offset;
+  if (next != free_.begin()) {  // merge with the previous free block
+    auto prev = std::prev(next);
+    if (prev->first + prev->second == off) {
+      off = prev->first;
+      len += prev->second;
+      free_.erase(prev);
+    }
+  }
+  if (next != free_.end() && offset + u->second == next->first) {
+    // (u is erased; recompute with the original size)
+  }
+  next = free_.lower_bound(off);
+  if (next != free_.end() && off + len == next->first) {
+    len += next->second;
+    free_.erase(next);
+  }
+  free_.emplace(off, len);
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// segments
+// ---------------------------------------------------------------------------
+namespace {
+
+void set_window_errhandler(MPI_Win w) { MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN); }
+
+void store_segment(Team *t, Segment *s) {
+  if (s->segid >= 0) {
+    if ((size_t)s->segid >= t->alloc_segs.size()) t->alloc_segs.resize((size_t)s->segid + 1, nullptr);
+    t->alloc_segs[s->segid] = s;
+  } else {
+    size_t i = (size_t)(-(int)s->segid);
+    if (i >= t->reg_segs.size()) t->reg_segs.resize(i + 1, nullptr);
+    t->reg_segs[i] = s;
+  }
+}
+
+// Next free segment id of a team; deterministic, so every member computes the same one.
+// Ids cycle through 1..32767 and skip live ones: a freed id is reused only after all
+// others have been handed out, so a stale gptr is detected for a long time.
+dart_ret_t next_segid(Team *t, bool registered, int16_t *out, const char *fn) {
+  int16_t &next = registered ? t->next_reg : t->next_alloc;
+  for (int tries = 0; tries < 32767; ++tries) {
+    int16_t id = next;
+    next = (int16_t)(next == 32767 ? 1 : next + 1);
+    int16_t segid = registered ? (int16_t)-id : id;
+    if (t->segment(segid) == nullptr) {
+      *out = segid;
+      return DART_OK;
+    }
+  }
+  return fail(DART_ERR_NOMEM, fn, "team %d has 32767 live %s segments", (int)t->id,
+              registered ? "registered" : "allocated");
+}
+
+dart_ret_t alloc_bytes(size_t nelem, dart_datatype_t dtype, size_t *nbytes, const char *fn) {
+  const Datatype *dt;
+  DART_TRY(check_type(dtype, fn, "dtype", &dt));
+  if (dt->kind == Datatype::Strided || dt->kind == Datatype::Indexed)
+    return fail(DART_ERR_INVAL, fn, "dtype must be a basic or custom type, not strided/indexed");
+  if (dt->elem_size != 0 && nelem > SIZE_MAX / dt->elem_size)
+    return fail(DART_ERR_INVAL, fn, "nelem %zu * element size %zu overflows", nelem, dt->elem_size);
+  *nbytes = nelem * dt->elem_size;
+  return DART_OK;
+}
+
+}  // namespace
+
+dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
+                                const char *fn) {
+  std::unique_ptr<Segment> s(new Segment());
+  s->team = t;
+  s->segid = segid;
+  s->shared = true;
+  s->local_size = nbytes;
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  char *base = nullptr;
+  int rc = MPI_Win_allocate_shared((MPI_Aint)nbytes, 1, info, t->node_comm, &base, &s->shm_win);
+  MPI_Info_free(&info);
+  if (rc != MPI_SUCCESS) {
+    dart_ret_t r = mpi_fail(rc, fn, "MPI_Win_allocate_shared");
+    if (r == DART_ERR_NOMEM)
+      fail(DART_ERR_NOMEM, fn, "cannot allocate %zu bytes of shared memory per unit", nbytes);
+    return r;
+  }
+  set_window_errhandler(s->shm_win);
+  s->local_base = base;
+  s->direct.assign(t->size, nullptr);
+  for (int u = 0; u < t->size; ++u) {
+    if (t->node_rank[u] < 0) continue;
+    MPI_Aint sz = 0;
+    int du = 0;
+    char *p = nullptr;
+    rc = MPI_Win_shared_query(s->shm_win, t->node_rank[u], &sz, &du, &p);
+    if (rc != MPI_SUCCESS) {
+      MPI_Win_free(&s->shm_win);
+      return mpi_fail(rc, fn, "MPI_Win_shared_query");
+    }
+    s->direct[u] = p;
+  }
+  s->direct[t->myid] = base;
+  if (t->single_node) {
+    s->win = s->shm_win;
+  } else {
+    rc = MPI_Win_create(base, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win);
+    if (rc != MPI_SUCCESS) {
+      MPI_Win_free(&s->shm_win);
+      return mpi_fail(rc, fn, "MPI_Win_create");
+    }
+    set_window_errhandler(s->win);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+  }
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, s->shm_win);
+  store_segment(t, s.get());
+  *out = s.release();
+  return DART_OK;
+}
+
+dart_ret_t segment_free(Segment *s, const char *fn) {
+  Team *t = s->team;
+  dart_ret_t rc = DART_OK;
+  if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
+    MPI_Win_unlock_all(s->win);
+    rc = mpi_check(MPI_Win_free(&s->win), fn, "MPI_Win_free");
+  }
+  if (s->shm_win != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(s->shm_win);
+    dart_ret_t r = mpi_check(MPI_Win_free(&s->shm_win), fn, "MPI_Win_free");
+    if (rc == DART_OK) rc = r;
+  }
+  if (s->segid >= 0)
+    t->alloc_segs[s->segid] = nullptr;
+  else
+    t->reg_segs[(size_t)(-(int)s->segid)] = nullptr;
+  delete s;
+  return rc;
+}
+
+namespace {
+
+dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dtype, void *addr,
+                           dart_gptr_t *gptr, bool aligned, const char *fn) {
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  size_t nbytes = 0;
+  DART_TRY(alloc_bytes(nelem, dtype, &nbytes, fn));
+  if (addr == nullptr && nbytes > 0) return fail(DART_ERR_INVAL, fn, "addr is NULL");
+  std::vector<unsigned long long> sizes(t->size);
+  unsigned long long mine = nbytes;
+  DART_MPI(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, sizes.data(), 1,
+                         MPI_UNSIGNED_LONG_LONG, t->comm), fn);
+  if (aligned) {
+    for (int u = 0; u < t->size; ++u)
+      if (sizes[u] != mine)
+        return fail(DART_ERR_INVAL, fn,
+                    "aligned registration needs the same size on every unit (unit %d: %llu "
+                    "bytes, unit %d: %llu bytes)", t->myid, mine, u, sizes[u]);
+  }
+  int16_t segid;
+  DART_TRY(next_segid(t, true, &segid, fn));
+  std::unique_ptr<Segment> s(new Segment());
+  s->team = t;
+  s->segid = segid;
+  s->registered = true;
+  s->aligned = aligned;
+  s->local_base = static_cast<char *>(addr);
+  s->local_size = nbytes;
+  if (!aligned) s->sizes.assign(sizes.begin(), sizes.end());
+  s->direct.assign(t->size, nullptr);
+  s->direct[t->myid] = s->local_base;  // own memory: plain load/store
+  DART_MPI(MPI_Win_create(addr, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win), fn);
+  set_window_errhandler(s->win);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+  store_segment(t, s.get());
+  s.release();
+  dart_gptr_t gp = DART_GPTR_NULL;
+  gp.unitid = 0;
+  gp.flags = 0;
+  gp.segid = segid;
+  gp.teamid = teamid;
+  gp.addr_or_offs.offset = 0;
+  *gptr = gp;
+  return DART_OK;
+}
+
+// Looks up the segment a gptr names, with the error contract.
+dart_ret_t gptr_segment(const dart_gptr_t &gp, const char *fn, Team **team, Segment **seg) {
+  DART_TRY(check_init(fn));
+  DART_TRY(get_team(gp.teamid, fn, team));
+  *seg = (*team)->segment(gp.segid);
+  if (*seg == nullptr)
+    return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (unknown or freed)",
+                (int)gp.segid, (int)gp.teamid);
+  int unit = gp.unitid;
+  if (unit < 0 || unit >= (*team)->size)
+    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", unit,
+                (*team)->size, (int)gp.teamid);
+  return DART_OK;
+}
+
+}  // namespace
+}  // namespace detail
+}  // namespace dart
+
+using namespace dart::detail;
+
+extern "C" {
+
+dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr) {
+  const char *fn = "dart_memalloc";
+  DART_TRY(check_init(fn));
+  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  size_t nbytes = 0;
+  DART_TRY(alloc_bytes(nelem, dtype, &nbytes, fn));
+  size_t off;
+  size_t free_bytes;
+  {
+    std::lock_guard<std::mutex> lock(g->pool_mutex);
+    off = g->pool.allocate(nbytes);
+    free_bytes = g->pool.free_bytes();
+  }
+  if (off == SIZE_MAX)
+    return fail(DART_ERR_NOMEM, fn,
+                "the dart_memalloc pool of unit %d is exhausted: %zu bytes requested, %zu of "
+                "%zu bytes free (in fragments); raise DART_POOL_SIZE (e.g. "
+                "DART_POOL_SIZE=256M) or use dart_team_memalloc_aligned",
+                g->myid, nbytes, free_bytes, g->cfg.pool_size);
+  dart_gptr_t gp = DART_GPTR_NULL;
+  gp.unitid = g->myid;
+  gp.flags = 0;
+  gp.segid = DART_SEGMENT_LOCAL;
+  gp.teamid = DART_TEAM_ALL;
+  gp.addr_or_offs.offset = off;
+  *gptr = gp;
+  return DART_OK;
+}
+
+dart_ret_t dart_memfree(dart_gptr_t gptr) {
+  const char *fn = "dart_memfree";
+  DART_TRY(check_init(fn));
+  if (gptr.teamid != DART_TEAM_ALL || gptr.segid != DART_SEGMENT_LOCAL)
+    return fail(DART_ERR_INVAL, fn,
+                "gptr (team %d, segment %d) was not returned by dart_memalloc",
+                (int)gptr.teamid, (int)gptr.segid);
+  if (gptr.unitid != g->myid)
+    return fail(DART_ERR_INVAL, fn,
+                "gptr belongs to unit %d; only the allocating unit (%d) may free it",
+                (int)gptr.unitid, g->myid);
+  bool ok;
+  {
+    std::lock_guard<std::mutex> lock(g->pool_mutex);
+    ok = g->pool.release((size_t)gptr.addr_or_offs.offset);
+  }
+  if (!ok)
+    return fail(DART_ERR_NOTFOUND, fn,
+                "offset %llu is not a live dart_memalloc allocation (already freed?)",
+                (unsigned long long)gptr.addr_or_offs.offset);
+  return DART_OK;
+}
+
+dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
+                                      dart_gptr_t *gptr) {
+  const char *fn = "dart_team_memalloc_aligned";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  size_t nbytes = 0;
+  DART_TRY(alloc_bytes(nelem, dtype, &nbytes, fn));
+  int16_t segid;
+  DART_TRY(next_segid(t, false, &segid, fn));
+  Segment *s = nullptr;
+  DART_TRY(segment_alloc_shared(t, nbytes, segid, &s, fn));
+  dart_gptr_t gp = DART_GPTR_NULL;
+  gp.unitid = 0;
+  gp.flags = 0;
+  gp.segid = segid;
+  gp.teamid = teamid;
+  gp.addr_or_offs.offset = 0;
+  *gptr = gp;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_memfree(dart_gptr_t gptr) {
+  const char *fn = "dart_team_memfree";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(gptr.teamid, fn, &t));
+  if (gptr.segid == DART_SEGMENT_LOCAL)
+    return fail(DART_ERR_INVAL, fn, "segment 0 is the dart_memalloc pool; use dart_memfree");
+  if (gptr.segid < 0)
+    return fail(DART_ERR_INVAL, fn,
+                "segment %d is registered memory; use dart_team_memderegister", (int)gptr.segid);
+  Segment *s = t->segment(gptr.segid);
+  if (s == nullptr)
+    return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (already freed?)",
+                (int)gptr.segid, (int)gptr.teamid);
+  return segment_free(s, fn);
+}
+
+dart_ret_t dart_team_memregister_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
+                                         void *addr, dart_gptr_t *gptr) {
+  return register_memory(teamid, nelem, dtype, addr, gptr, true, "dart_team_memregister_aligned");
+}
+
+dart_ret_t dart_team_memregister(dart_team_t teamid, size_t nlelem, dart_datatype_t dtype,
+                                 void *addr, dart_gptr_t *gptr) {
+  return register_memory(teamid, nlelem, dtype, addr, gptr, false, "dart_team_memregister");
+}
+
+dart_ret_t dart_team_memderegister(dart_gptr_t gptr) {
+  const char *fn = "dart_team_memderegister";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(gptr.teamid, fn, &t));
+  if (gptr.segid >= 0)
+    return fail(DART_ERR_INVAL, fn, "segment %d is not registered memory", (int)gptr.segid);
+  Segment *s = t->segment(gptr.segid);
+  if (s == nullptr)
+    return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (already deregistered?)",
+                (int)gptr.segid, (int)gptr.teamid);
+  return segment_free(s, fn);
+}
+
+dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void **addr) {
+  const char *fn = "dart_gptr_getaddr";
+  if (addr == nullptr) return fail(DART_ERR_INVAL, fn, "addr is NULL");
+  Team *t = nullptr;
+  Segment *s = nullptr;
+  DART_TRY(gptr_segment(gptr, fn, &t, &s));
+  if (gptr.unitid != t->myid) {  // DART 3.2: only the calling unit's own memory
+    *addr = nullptr;
+    return DART_OK;
+  }
+  if (gptr.addr_or_offs.offset > s->local_size)
+    return fail(DART_ERR_INVAL, fn, "offset %llu is past the end of the %zu-byte segment",
+                (unsigned long long)gptr.addr_or_offs.offset, s->local_size);
+  *addr = s->local_base + gptr.addr_or_offs.offset;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_setaddr(dart_gptr_t *gptr, void *addr) {
+  const char *fn = "dart_gptr_setaddr";
+  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  Team *t = nullptr;
+  Segment *s = nullptr;
+  DART_TRY(gptr_segment(*gptr, fn, &t, &s));
+  char *p = static_cast<char *>(addr);
+  if (p < s->local_base || p > s->local_base + s->local_size)
+    return fail(DART_ERR_INVAL, fn, "address %p is not inside this unit's part of segment %d",
+                addr, (int)gptr->segid);
+  gptr->unitid = t->myid;
+  gptr->addr_or_offs.offset = (uint64_t)(p - s->local_base);
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_getflags(dart_gptr_t gptr, uint16_t *flags) {
+  const char *fn = "dart_gptr_getflags";
+  if (flags == nullptr) return fail(DART_ERR_INVAL, fn, "flags is NULL");
+  Team *t = nullptr;
+  Segment *s = nullptr;
+  DART_TRY(gptr_segment(gptr, fn, &t, &s));
+  *flags = s->flags;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_setflags(dart_gptr_t *gptr, uint16_t flags) {
+  const char *fn = "dart_gptr_setflags";
+  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  Team *t = nullptr;
+  Segment *s = nullptr;
+  DART_TRY(gptr_segment(*gptr, fn, &t, &s));
+  s->flags = flags;
+  gptr->flags = flags & 0xff;
+  return DART_OK;
+}
+
+// ---- extensions ----
+
+dart_ret_t dart_gptr_fields(const dart_gptr_t *gptr, int32_t *unitid, int32_t *flags,
+                            int16_t *segid, int16_t *teamid, uint64_t *offset) {
+  if (gptr == nullptr) return fail(DART_ERR_INVAL, "dart_gptr_fields", "gptr is NULL");
+  if (unitid) *unitid = gptr->unitid;
+  if (flags) *flags = (int32_t)gptr->flags;
+  if (segid) *segid = gptr->segid;
+  if (teamid) *teamid = gptr->teamid;
+  if (offset) *offset = gptr->addr_or_offs.offset;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_make(int32_t unitid, int32_t flags, int16_t segid, int16_t teamid,
+                          uint64_t offset, dart_gptr_t *gptr) {
+  const char *fn = "dart_gptr_make";
+  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  if (unitid < -(1 << 23) || unitid >= (1 << 23))
+    return fail(DART_ERR_INVAL, fn, "unitid %d does not fit in 24 bits", unitid);
+  if (flags < 0 || flags > 255)
+    return fail(DART_ERR_INVAL, fn, "flags %d does not fit in 8 bits", flags);
+  dart_gptr_t gp = DART_GPTR_NULL;
+  gp.unitid = unitid;
+  gp.flags = (unsigned)flags;
+  gp.segid = segid;
+  gp.teamid = teamid;
+  gp.addr_or_offs.offset = offset;
+  *gptr = gp;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_getaddr_node(dart_gptr_t gptr, void **addr) {
+  const char *fn = "dart_gptr_getaddr_node";
+  if (addr == nullptr) return fail(DART_ERR_INVAL, fn, "addr is NULL");
+  Team *t = nullptr;
+  Segment *s = nullptr;
+  DART_TRY(gptr_segment(gptr, fn, &t, &s));
+  char *base = s->direct[gptr.unitid];
+  if (base == nullptr)
+    return fail(DART_ERR_INVAL, fn,
+                s->registered ? "unit %d's registered memory is not in a shared-memory window; "
+                                "only its owner can address it directly"
+                              : "unit %d is on another node: no direct load/store path (use "
+                                "put/get)",
+                (int)gptr.unitid);
+  if (gptr.addr_or_offs.offset > s->size_of(gptr.unitid))
+    return fail(DART_ERR_INVAL, fn, "offset %llu is past the end of unit %d's %zu bytes",
+                (unsigned long long)gptr.addr_or_offs.offset, (int)gptr.unitid,
+                s->size_of(gptr.unitid));
+  *addr = base + gptr.addr_or_offs.offset;
+  return DART_OK;
+}
+
+dart_ret_t dart_gptr_segment_size(dart_gptr_t gptr, size_t *nbytes) {
+  const char *fn = "dart_gptr_segment_size";
+  if (nbytes == nullptr) return fail(DART_ERR_INVAL, fn, "nbytes is NULL");
+  Team *t = nullptr;
+  Segment *s = nullptr;
+  DART_TRY(gptr_segment(gptr, fn, &t, &s));
+  *nbytes = s->size_of(gptr.unitid);
+  return DART_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,250 @@
+// dart_init / dart_exit, unit ids, node locality, configuration queries.
+#include "internal.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace dart {
+namespace detail {
+
+State *g = nullptr;
+
+namespace {
+
+// Node index of every global unit: MPI's shared-memory split, refined by
+// DART_UNITS_PER_NODE (each run of k consecutive units is one node).
+dart_ret_t compute_nodes(State *s, const char *fn) {
+  MPI_Comm shm = MPI_COMM_NULL, node = MPI_COMM_NULL;
+  DART_MPI(MPI_Comm_split_type(s->world, MPI_COMM_TYPE_SHARED, s->myid, MPI_INFO_NULL, &shm), fn);
+  dart_ret_t rc = DART_OK;
+  if (s->cfg.units_per_node > 0) {
+    rc = mpi_check(MPI_Comm_split(shm, s->myid / s->cfg.units_per_node, s->myid, &node), fn,
+                   "MPI_Comm_split");
+  } else {
+    node = shm;
+  }
+  int leader = s->myid;
+  if (rc == DART_OK)
+    rc = mpi_check(MPI_Allreduce(&s->myid, &leader, 1, MPI_INT, MPI_MIN, node), fn,
+                   "MPI_Allreduce");
+  std::vector<int> leaders(s->size);
+  if (rc == DART_OK)
+    rc = mpi_check(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, s->world),
+                   fn, "MPI_Allgather");
+  if (node != shm && node != MPI_COMM_NULL) MPI_Comm_free(&node);
+  if (shm != MPI_COMM_NULL) MPI_Comm_free(&shm);
+  DART_TRY(rc);
+  std::vector<int> distinct(leaders);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  s->nnodes = (int)distinct.size();
+  s->node_of.resize(s->size);
+  for (int u = 0; u < s->size; ++u)
+    s->node_of[u] = (int)(std::lower_bound(distinct.begin(), distinct.end(), leaders[u]) -
+                          distinct.begin());
+  return DART_OK;
+}
+
+const char *thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "single";
+    case MPI_THREAD_FUNNELED: return "funneled";
+    case MPI_THREAD_SERIALIZED: return "serialized";
+    case MPI_THREAD_MULTIPLE: return "multiple";
+    default: return "unknown";
+  }
+}
+
+void build_config_string(State *s) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  std::string first(lib);
+  size_t nl = first.find_first_of("\n,");
+  if (nl != std::string::npos) first.resize(nl);
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "DART-MPI %s; MPI: %s; thread level: %s; units: %d; nodes: %d%s; "
+                "windows: MPI_Win_allocate_shared per node + MPI_Win_create per team "
+                "(only when a team spans nodes), one lock_all epoch each; pool: %zu bytes "
+                "per unit",
+                dart_mpi_version(), first.c_str(), thread_level_name(s->thread_level),
+                s->size, s->nnodes,
+                s->cfg.units_per_node > 0
+                    ? (" (DART_UNITS_PER_NODE=" + std::to_string(s->cfg.units_per_node) + ")")
+                          .c_str()
+                    : "",
+                s->cfg.pool_size);
+  s->config_string = buf;
+}
+
+void teardown(State *s) {
+  // Teams in descending id order: a global order, so collective frees cannot deadlock.
+  for (size_t i = s->teams.size(); i-- > 0;) {
+    if (s->teams[i] != nullptr) destroy_team(s->teams[i], "dart_exit");
+  }
+  if (s->p2p != MPI_COMM_NULL) MPI_Comm_free(&s->p2p);
+  if (s->world != MPI_COMM_NULL) MPI_Comm_free(&s->world);
+  if (s->world_group != MPI_GROUP_NULL) MPI_Group_free(&s->world_group);
+  types_finalize();
+  handles_finalize();
+}
+
+dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
+  if (g != nullptr) return fail(DART_ERR_INVAL, fn, "DART is already initialized");
+  std::unique_ptr<State> s(new State());
+  DART_TRY(read_config(&s->cfg, fn));
+
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (finalized)
+    return fail(DART_ERR_OTHER, fn,
+                "MPI is already finalized (a previous dart_exit finalized the MPI it had "
+                "started); to cycle dart_init/dart_exit, initialize MPI before the first "
+                "dart_init");
+  if (!initialized) {
+    int provided = MPI_THREAD_SINGLE;
+    int rc = MPI_Init_thread(argc, argv, requested, &provided);
+    if (rc != MPI_SUCCESS) return mpi_fail(rc, fn, "MPI_Init_thread");
+    s->mpi_started_by_dart = true;
+    s->thread_level = provided;
+  } else {
+    MPI_Query_thread(&s->thread_level);
+  }
+
+  dart_ret_t rc = DART_OK;
+  auto step = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
+  step(mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &s->world), fn, "MPI_Comm_dup"));
+  if (rc == DART_OK) {
+    MPI_Comm_set_errhandler(s->world, MPI_ERRORS_RETURN);
+    step(mpi_check(MPI_Comm_dup(s->world, &s->p2p), fn, "MPI_Comm_dup"));
+  }
+  if (rc == DART_OK) {
+    MPI_Comm_set_errhandler(s->p2p, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(s->world, &s->myid);
+    MPI_Comm_size(s->world, &s->size);
+    MPI_Comm_group(s->world, &s->world_group);
+    step(compute_nodes(s.get(), fn));
+  }
+  MPI_Comm all = MPI_COMM_NULL;
+  if (rc == DART_OK) step(mpi_check(MPI_Comm_dup(s->world, &all), fn, "MPI_Comm_dup"));
+  if (rc == DART_OK) {
+    s->teams.reserve(32768);  // team ids are int16: the table never reallocates
+    g = s.get();              // make_team and the pool below use the global state
+    Team *t = make_team(DART_TEAM_ALL, all, &rc, fn);
+    if (t != nullptr) {
+      Segment *pool = nullptr;
+      step(segment_alloc_shared(t, g->cfg.pool_size, DART_SEGMENT_LOCAL, &pool, fn));
+      if (rc == DART_OK) g->pool.reset(g->cfg.pool_size);
+    }
+  }
+  if (rc == DART_OK) types_init();
+  if (rc == DART_OK) step(mpi_check(MPI_Barrier(s->world), fn, "MPI_Barrier"));
+  if (rc != DART_OK) {
+    g = s.get();
+    teardown(s.get());
+    g = nullptr;
+    if (s->mpi_started_by_dart) MPI_Finalize();
+    return rc;
+  }
+  build_config_string(s.get());
+  g = s.release();
+  return DART_OK;
+}
+
+}  // namespace
+}  // namespace detail
+}  // namespace dart
+
+using namespace dart::detail;
+
+extern "C" {
+
+dart_ret_t dart_init(int *argc, char ***argv) {
+  return do_init(argc, argv, MPI_THREAD_SINGLE, "dart_init");
+}
+
+dart_ret_t dart_init_thread(int *argc, char ***argv, dart_thread_support_level_t *thread_safety) {
+  if (thread_safety == nullptr)
+    return fail(DART_ERR_INVAL, "dart_init_thread", "thread_safety is NULL");
+  DART_TRY(do_init(argc, argv, MPI_THREAD_MULTIPLE, "dart_init_thread"));
+  *thread_safety =
+      g->thread_level == MPI_THREAD_MULTIPLE ? DART_THREAD_MULTIPLE : DART_THREAD_SINGLE;
+  return DART_OK;
+}
+
+dart_ret_t dart_exit(void) {
+  const char *fn = "dart_exit";
+  DART_TRY(check_init(fn));
+  dart_ret_t rc = mpi_check(MPI_Barrier(g->world), fn, "MPI_Barrier");
+  State *s = g;
+  teardown(s);
+  g = nullptr;
+  bool finalize = s->mpi_started_by_dart;
+  delete s;
+  if (finalize) MPI_Finalize();
+  return rc;
+}
+
+bool dart_initialized(void) { return g != nullptr; }
+
+void dart_abort(int errorcode) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, errorcode);
+  std::_Exit(errorcode);
+}
+
+dart_ret_t dart_myid(dart_global_unit_t *myid) {
+  DART_TRY(check_init("dart_myid"));
+  if (myid == nullptr) return fail(DART_ERR_INVAL, "dart_myid", "myid is NULL");
+  myid->id = g->myid;
+  return DART_OK;
+}
+
+dart_ret_t dart_size(size_t *size) {
+  DART_TRY(check_init("dart_size"));
+  if (size == nullptr) return fail(DART_ERR_INVAL, "dart_size", "size is NULL");
+  *size = (size_t)g->size;
+  return DART_OK;
+}
+
+// ---- extensions: locality and configuration ----
+
+dart_ret_t dart_node_count(size_t *nnodes) {
+  DART_TRY(check_init("dart_node_count"));
+  if (nnodes == nullptr) return fail(DART_ERR_INVAL, "dart_node_count", "nnodes is NULL");
+  *nnodes = (size_t)g->nnodes;
+  return DART_OK;
+}
+
+dart_ret_t dart_unit_node(dart_global_unit_t unit, int32_t *node) {
+  const char *fn = "dart_unit_node";
+  DART_TRY(check_init(fn));
+  if (node == nullptr) return fail(DART_ERR_INVAL, fn, "node is NULL");
+  if (unit.id < 0 || unit.id >= g->size)
+    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d)", unit.id, g->size);
+  *node = g->node_of[unit.id];
+  return DART_OK;
+}
+
+dart_ret_t dart_units_per_node_emulation(int32_t *k) {
+  const char *fn = "dart_units_per_node_emulation";
+  DART_TRY(check_init(fn));
+  if (k == nullptr) return fail(DART_ERR_INVAL, fn, "k is NULL");
+  *k = g->cfg.units_per_node;
+  return DART_OK;
+}
+
+const char *dart_config_string(void) {
+  return g != nullptr ? g->config_string.c_str() : "DART-MPI (not initialized)";
+}
+
+const char *dart_mpi_version(void) { return "0.1.0"; }
+
+}  // extern "C"

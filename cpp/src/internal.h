@@ -1,0 +1,279 @@
+// Internal state of the DART-MPI core. Not installed; bindings never include it.
+//
+// The MPI policy (which window, which epoch, which flush) lives here and in the .cc
+// files of this folder only.
+#ifndef DART_MPI_INTERNAL_H
+#define DART_MPI_INTERNAL_H
+
+#include <dash/dart/if/dart.h>
+#include <dash/dart/if/dart_mpi.h>
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#define DART_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DART_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+namespace dart {
+namespace detail {
+
+// ---------------------------------------------------------------------------
+// errors: every failing entry point records a per-thread detail message
+// ---------------------------------------------------------------------------
+
+// Records "fn: <formatted message>" as the calling thread's detail and returns code.
+dart_ret_t fail(dart_ret_t code, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), cold));
+
+// Translates an MPI return code; DART_OK for MPI_SUCCESS, otherwise records the MPI
+// error string (with `what`, the MPI call) and returns DART_ERR_NOMEM or DART_ERR_OTHER.
+dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) __attribute__((cold));
+
+inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
+  return DART_LIKELY(rc == MPI_SUCCESS) ? DART_OK : mpi_fail(rc, fn, what);
+}
+
+// Evaluate an expression yielding dart_ret_t; return it from the caller unless DART_OK.
+#define DART_TRY(expr)                              \
+  do {                                              \
+    dart_ret_t dart_try_rc_ = (expr);               \
+    if (DART_UNLIKELY(dart_try_rc_ != DART_OK))     \
+      return dart_try_rc_;                          \
+  } while (0)
+
+#define DART_MPI(call, fn) DART_TRY(::dart::detail::mpi_check((call), (fn), #call))
+
+// ---------------------------------------------------------------------------
+// configuration: the one place that reads DART_* environment variables
+// ---------------------------------------------------------------------------
+struct Config {
+  int units_per_node = 0;            // DART_UNITS_PER_NODE, 0 = off
+  size_t pool_size = 16u << 20;      // DART_POOL_SIZE, bytes
+  size_t transfer_chunk = 0x7fffffff;  // DART_TRANSFER_CHUNK, elements per MPI call
+};
+dart_ret_t read_config(Config *cfg, const char *fn);
+
+// ---------------------------------------------------------------------------
+// datatypes
+// ---------------------------------------------------------------------------
+struct Datatype {
+  enum Kind { Basic, Strided, Indexed, Custom } kind = Basic;
+  dart_datatype_t base = DART_TYPE_UNDEFINED;  // basic element type (BYTE for custom)
+  size_t elem_size = 0;       // bytes of one element as counted by nelem
+  MPI_Datatype mpi_elem = MPI_DATATYPE_NULL;  // MPI type of one element
+  // Strided: blocks of `blocklen` elements whose starts are `stride` elements apart.
+  size_t stride = 0, blocklen = 0;
+  // Indexed: one pattern of blocks (blocklens[i] elements at element offset offsets[i]),
+  // repeated every `pattern_extent` elements; nelem must be a multiple of pattern_elems.
+  std::vector<size_t> blocklens, offsets;
+  size_t pattern_elems = 0, pattern_extent = 0;
+  MPI_Datatype mpi_pattern = MPI_DATATYPE_NULL;  // indexed pattern, resized to extent
+  // Cache of committed MPI vector types for strided transfers, keyed by block count.
+  std::unordered_map<size_t, MPI_Datatype> vector_cache;
+  std::mutex cache_mutex;
+};
+
+// Returns the descriptor of a valid datatype (basic or live derived), else nullptr.
+const Datatype *lookup_type(dart_datatype_t t);
+dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what,
+                      const Datatype **out);
+void types_init();
+void types_finalize();
+
+// Number of bytes spanned at the memory side of a transfer of nelem elements.
+size_t type_extent_bytes(const Datatype &t, size_t nelem);
+// Validates that nelem elements fit the type's block pattern.
+dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn);
+// Copies nelem elements between two layouts (direct load/store path).
+void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st,
+                 size_t nelem);
+// An MPI (count, datatype) pair describing nelem elements of t, built or taken from
+// the type's cache; fails if the count does not fit an int.
+dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype *mt,
+                      const char *fn);
+
+// Calls f(ctx, byte offset in layout a, byte offset in layout b, n elements) for
+// consecutive pieces of at most DART_TRANSFER_CHUNK elements (rounded to whole blocks).
+dart_ret_t for_each_chunk(const Datatype &a, const Datatype &b, size_t nelem,
+                          dart_ret_t (*f)(void *, size_t, size_t, size_t), void *ctx);
+// User-defined operation: DART_ERR_NOTFOUND if op is not a live one.
+dart_ret_t user_op_lookup(dart_operation_t op, MPI_Op *mop, MPI_Datatype *mtype,
+                          dart_datatype_t *dtype);
+// DART_OP_MINMAX on pairs of a basic type.
+MPI_Op minmax_op(dart_datatype_t t, MPI_Datatype *pair);
+
+// ---------------------------------------------------------------------------
+// teams and segments
+// ---------------------------------------------------------------------------
+struct Team;
+
+struct Segment {
+  Team *team = nullptr;
+  int16_t segid = 0;
+  bool shared = false;      // memory from MPI_Win_allocate_shared: direct load/store
+  bool registered = false;  // user memory (dart_team_memregister*)
+  bool aligned = true;      // same size on every unit
+  uint16_t flags = 0;
+  MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
+  MPI_Win win = MPI_WIN_NULL;      // RMA window on the team communicator (may be shm_win)
+  char *local_base = nullptr;
+  size_t local_size = 0;
+  std::vector<char *> direct;   // per team unit: load/store base, nullptr if not reachable
+  std::vector<size_t> sizes;    // per team unit, only when !aligned
+  size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
+};
+
+struct Team {
+  dart_team_t id = DART_TEAM_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm node_comm = MPI_COMM_NULL;
+  MPI_Group group = MPI_GROUP_NULL;
+  int myid = -1, size = 0;
+  int node_size = 0;
+  bool single_node = false;
+  std::vector<int> global;        // team unit -> global unit
+  std::vector<int> node_rank;     // team unit -> rank in node_comm, -1 if other node
+  std::unordered_map<int, int> g2l;
+  // Segment tables indexed by segid (positive: allocations, negative: registrations).
+  std::vector<Segment *> alloc_segs;  // index segid
+  std::vector<Segment *> reg_segs;    // index -segid
+  int16_t next_alloc = 1, next_reg = 1;
+
+  Segment *segment(int16_t segid) const {
+    if (segid >= 0) {
+      return (size_t)segid < alloc_segs.size() ? alloc_segs[segid] : nullptr;
+    }
+    size_t i = (size_t)(-(int)segid);
+    return i < reg_segs.size() ? reg_segs[i] : nullptr;
+  }
+};
+
+// ---------------------------------------------------------------------------
+// the non-collective pool: a first-fit allocator over this unit's pool segment
+// ---------------------------------------------------------------------------
+class PoolAllocator {
+ public:
+  void reset(size_t size);
+  // Returns the offset, or SIZE_MAX if no block is large enough.
+  size_t allocate(size_t bytes);
+  // false if offset is not a live allocation.
+  bool release(size_t offset);
+  size_t free_bytes() const { return free_total_; }
+  size_t live_count() const { return used_.size(); }
+ private:
+  std::map<size_t, size_t> free_;             // offset -> size
+  std::unordered_map<size_t, size_t> used_;   // offset -> size
+  size_t free_total_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// global runtime state (one per dart_init/dart_exit cycle)
+// ---------------------------------------------------------------------------
+struct State {
+  Config cfg;
+  bool mpi_started_by_dart = false;
+  int thread_level = MPI_THREAD_SINGLE;
+  MPI_Comm world = MPI_COMM_NULL;    // dup of MPI_COMM_WORLD, MPI_ERRORS_RETURN
+  MPI_Comm p2p = MPI_COMM_NULL;      // dup for dart_send/recv (user tags)
+  MPI_Group world_group = MPI_GROUP_NULL;
+  int myid = -1, size = 0;
+  std::vector<int> node_of;          // global unit -> node index
+  int nnodes = 0;
+  std::vector<Team *> teams;         // indexed by team id; nullptr = none/destroyed
+  int next_team_id = 1;            // next candidate team id (agreed by MAX)
+  PoolAllocator pool;
+  std::mutex pool_mutex;
+  std::string config_string;
+};
+
+extern State *g;  // nullptr when not initialized
+
+inline dart_ret_t check_init(const char *fn) {
+  if (DART_LIKELY(g != nullptr)) return DART_OK;
+  return fail(DART_ERR_NOTINIT, fn, "DART is not initialized (call dart_init first)");
+}
+
+// Team lookup with the error contract: negative/NULL -> INVAL, unknown -> NOTFOUND.
+inline dart_ret_t get_team(dart_team_t id, const char *fn, Team **out) {
+  if (DART_UNLIKELY(id < 0))
+    return fail(DART_ERR_INVAL, fn, "invalid team id %d", (int)id);
+  if (DART_UNLIKELY((size_t)id >= g->teams.size() || g->teams[id] == nullptr))
+    return fail(DART_ERR_NOTFOUND, fn, "team %d does not exist (never created here or destroyed)",
+                (int)id);
+  *out = g->teams[id];
+  return DART_OK;
+}
+
+Team *make_team(dart_team_t id, MPI_Comm comm, dart_ret_t *rc, const char *fn);
+dart_ret_t destroy_team(Team *t, const char *fn);
+
+// Segments
+dart_ret_t segment_free(Segment *s, const char *fn);
+dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
+                                const char *fn);
+
+// ---------------------------------------------------------------------------
+// target resolution for one-sided operations (the hot path)
+// ---------------------------------------------------------------------------
+struct Target {
+  char *direct;       // load/store address of the first element, or nullptr
+  MPI_Win win;        // RMA window when !direct
+  int rank;           // rank of the target unit in the window's communicator
+  uint64_t disp;      // byte displacement in the window
+  Segment *seg;
+};
+
+inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn,
+                          Target *t) {
+  DART_TRY(check_init(fn));
+  Team *team = nullptr;
+  DART_TRY(get_team(gp.teamid, fn, &team));
+  Segment *seg = team->segment(gp.segid);
+  if (DART_UNLIKELY(seg == nullptr))
+    return fail(DART_ERR_NOTFOUND, fn,
+                "segment %d of team %d does not exist (unknown or freed)",
+                (int)gp.segid, (int)gp.teamid);
+  int unit = gp.unitid;
+  if (DART_UNLIKELY(unit < 0 || unit >= team->size))
+    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", unit,
+                team->size, (int)gp.teamid);
+  uint64_t off = gp.addr_or_offs.offset;
+  size_t cap = seg->size_of(unit);
+  if (DART_UNLIKELY(off > cap || extent > cap - off))
+    return fail(DART_ERR_INVAL, fn,
+                "offset %llu + %zu bytes is past the end of unit %d's %zu-byte part of "
+                "segment %d",
+                (unsigned long long)off, extent, unit, cap, (int)gp.segid);
+  char *base = seg->direct[unit];
+  t->direct = base ? base + off : nullptr;
+  t->win = seg->win;
+  t->rank = unit;
+  t->disp = off;
+  t->seg = seg;
+  return DART_OK;
+}
+
+// Handles: a pooled record of an outstanding MPI RMA operation.
+void handles_finalize();
+
+}  // namespace detail
+}  // namespace dart
+
+// The handle object behind dart_handle_t.
+struct dart_handle_struct {
+  MPI_Win win;
+  int rank;
+  dart_handle_struct *next_free;
+};
+
+#endif  // DART_MPI_INTERNAL_H

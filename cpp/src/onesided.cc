@@ -1,0 +1,362 @@
+// One-sided communication: put/get in their flush-based, blocking and handle forms.
+//
+// Same-node targets (shared-memory segments) are copied with load/store at once, so every
+// form completes before it returns and a handle is DART_HANDLE_NULL. Other targets use
+// MPI_Put/MPI_Get inside the window's lock_all epoch; completion is MPI_Win_flush
+// (remote) or MPI_Win_flush_local (local). Handles record (window, target) only: no MPI
+// request is created, so initiation costs what MPI_Put costs.
+#include "internal.h"
+
+namespace dart {
+namespace detail {
+namespace {
+
+struct Xfer {
+  Target t;
+  const Datatype *local;
+  const Datatype *remote;
+  size_t nelem;
+};
+
+// Validates a transfer and resolves its target. `local_t` describes the local buffer,
+// `remote_t` the memory behind gptr.
+inline dart_ret_t prepare(const dart_gptr_t &gp, const void *buf, size_t nelem,
+                          dart_datatype_t local_t, dart_datatype_t remote_t, const char *fn,
+                          Xfer *x) {
+  DART_TRY(check_init(fn));
+  DART_TRY(check_type(local_t, fn, "local datatype", &x->local));
+  DART_TRY(check_type(remote_t, fn, "remote datatype", &x->remote));
+  if (DART_UNLIKELY(x->local->base != x->remote->base ||
+                    x->local->elem_size != x->remote->elem_size))
+    return fail(DART_ERR_INVAL, fn, "src_type and dst_type have different base types");
+  if (DART_UNLIKELY(x->local->kind >= Datatype::Strided || x->remote->kind >= Datatype::Strided)) {
+    DART_TRY(check_type_count(*x->local, nelem, fn));
+    DART_TRY(check_type_count(*x->remote, nelem, fn));
+  }
+  if (DART_UNLIKELY(buf == nullptr && nelem > 0))
+    return fail(DART_ERR_INVAL, fn, "local buffer is NULL");
+  x->nelem = nelem;
+  return resolve(gp, type_extent_bytes(*x->remote, nelem), fn, &x->t);
+}
+
+struct ChunkCtx {
+  const Xfer *x;
+  char *local;
+  bool put;
+  const char *fn;
+};
+
+dart_ret_t rma_chunk(void *c, size_t loff, size_t roff, size_t n) {
+  const ChunkCtx *k = static_cast<const ChunkCtx *>(c);
+  int lc, rc;
+  MPI_Datatype lm, rm;
+  DART_TRY(mpi_layout(*k->x->local, n, &lc, &lm, k->fn));
+  DART_TRY(mpi_layout(*k->x->remote, n, &rc, &rm, k->fn));
+  const Target &t = k->x->t;
+  if (k->put) {
+    DART_MPI(MPI_Put(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win), k->fn);
+  } else {
+    DART_MPI(MPI_Get(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win), k->fn);
+  }
+  return DART_OK;
+}
+
+// Starts the MPI operations of a remote transfer (no completion).
+inline dart_ret_t rma_start(const Xfer &x, const void *local, bool put, const char *fn) {
+  if (x.nelem == 0) return DART_OK;
+  if (DART_LIKELY(x.local->kind == Datatype::Basic && x.remote->kind == Datatype::Basic &&
+                  x.nelem <= g->cfg.transfer_chunk)) {
+    int n = (int)x.nelem;
+    MPI_Datatype mt = x.local->mpi_elem;
+    if (put) {
+      DART_MPI(MPI_Put(local, n, mt, x.t.rank, (MPI_Aint)x.t.disp, n, mt, x.t.win), fn);
+    } else {
+      DART_MPI(MPI_Get(const_cast<void *>(local), n, mt, x.t.rank, (MPI_Aint)x.t.disp, n, mt, x.t.win), fn);
+    }
+    return DART_OK;
+  }
+  ChunkCtx c{&x, static_cast<char *>(const_cast<void *>(local)), put, fn};
+  return for_each_chunk(*x.local, *x.remote, x.nelem, &rma_chunk, &c);
+}
+
+inline void direct_put(const Xfer &x, const void *src) {
+  layout_copy(x.t.direct, *x.remote, static_cast<const char *>(src), *x.local, x.nelem);
+  std::atomic_thread_fence(std::memory_order_release);
+}
+
+inline void direct_get(const Xfer &x, void *dst) {
+  std::atomic_thread_fence(std::memory_order_acquire);
+  layout_copy(static_cast<char *>(dst), *x.local, x.t.direct, *x.remote, x.nelem);
+}
+
+// ---- handle pool ----
+std::mutex g_handle_mutex;
+dart_handle_struct *g_handle_free = nullptr;
+
+dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
+  dart_handle_struct *h;
+  {
+    std::lock_guard<std::mutex> lock(g_handle_mutex);
+    h = g_handle_free;
+    if (h) g_handle_free = h->next_free;
+  }
+  if (!h) h = new dart_handle_struct();
+  h->win = win;
+  h->rank = rank;
+  h->next_free = nullptr;
+  return h;
+}
+
+void handle_release(dart_handle_struct *h) {
+  std::lock_guard<std::mutex> lock(g_handle_mutex);
+  h->next_free = g_handle_free;
+  g_handle_free = h;
+}
+
+// Completes one handle (remote or local completion) and releases it.
+dart_ret_t complete(dart_handle_t *hp, bool local_only, const char *fn) {
+  dart_handle_struct *h = *hp;
+  if (h == DART_HANDLE_NULL) return DART_OK;
+  int rc = local_only ? MPI_Win_flush_local(h->rank, h->win) : MPI_Win_flush(h->rank, h->win);
+  handle_release(h);
+  *hp = DART_HANDLE_NULL;
+  return mpi_check(rc, fn, local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
+}
+
+dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, const char *fn) {
+  DART_TRY(check_init(fn));
+  if (handles == nullptr && n > 0) return fail(DART_ERR_INVAL, fn, "handles is NULL");
+  dart_ret_t rc = DART_OK;
+  MPI_Win last_win = MPI_WIN_NULL;
+  int last_rank = -1;
+  for (size_t i = 0; i < n; ++i) {
+    dart_handle_struct *h = handles[i];
+    if (h == DART_HANDLE_NULL) continue;
+    if (h->win == last_win && h->rank == last_rank) {  // already flushed just now
+      handle_release(h);
+      handles[i] = DART_HANDLE_NULL;
+      continue;
+    }
+    last_win = h->win;
+    last_rank = h->rank;
+    dart_ret_t r = complete(&handles[i], local_only, fn);
+    if (rc == DART_OK) rc = r;
+  }
+  return rc;
+}
+
+enum class FlushKind { One, All, Local, LocalAll };
+
+dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
+  Target t;
+  DART_TRY(resolve(gp, 0, fn, &t));
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  switch (kind) {
+    case FlushKind::One:
+      if (t.direct) return DART_OK;
+      DART_MPI(MPI_Win_flush(t.rank, t.win), fn);
+      break;
+    case FlushKind::Local:
+      if (t.direct) return DART_OK;
+      DART_MPI(MPI_Win_flush_local(t.rank, t.win), fn);
+      break;
+    case FlushKind::All:
+      DART_MPI(MPI_Win_flush_all(t.win), fn);
+      break;
+    case FlushKind::LocalAll:
+      DART_MPI(MPI_Win_flush_local_all(t.win), fn);
+      break;
+  }
+  return DART_OK;
+}
+
+}  // namespace
+
+void handles_finalize() {
+  std::lock_guard<std::mutex> lock(g_handle_mutex);
+  while (g_handle_free) {
+    dart_handle_struct *h = g_handle_free;
+    g_handle_free = h->next_free;
+    delete h;
+  }
+}
+
+}  // namespace detail
+}  // namespace dart
+
+using namespace dart::detail;
+
+extern "C" {
+
+dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_datatype_t src_type,
+                    dart_datatype_t dst_type) {
+  const char *fn = "dart_put";
+  Xfer x;
+  DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
+  if (x.t.direct) {
+    direct_put(x, src);
+    return DART_OK;
+  }
+  return rma_start(x, src, true, fn);
+}
+
+dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                    dart_datatype_t dst_type) {
+  const char *fn = "dart_get";
+  Xfer x;
+  DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
+  if (x.t.direct) {
+    direct_get(x, dest);
+    return DART_OK;
+  }
+  return rma_start(x, dest, false, fn);
+}
+
+dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
+                             dart_datatype_t src_type, dart_datatype_t dst_type) {
+  const char *fn = "dart_put_blocking";
+  Xfer x;
+  DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
+  if (x.t.direct) {
+    direct_put(x, src);
+    return DART_OK;
+  }
+  DART_TRY(rma_start(x, src, true, fn));
+  DART_MPI(MPI_Win_flush(x.t.rank, x.t.win), fn);
+  return DART_OK;
+}
+
+dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                             dart_datatype_t dst_type) {
+  const char *fn = "dart_get_blocking";
+  Xfer x;
+  DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
+  if (x.t.direct) {
+    direct_get(x, dest);
+    return DART_OK;
+  }
+  DART_TRY(rma_start(x, dest, false, fn));
+  DART_MPI(MPI_Win_flush_local(x.t.rank, x.t.win), fn);
+  return DART_OK;
+}
+
+dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
+                           dart_datatype_t src_type, dart_datatype_t dst_type,
+                           dart_handle_t *handle) {
+  const char *fn = "dart_put_handle";
+  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  Xfer x;
+  DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
+  if (x.t.direct) {
+    direct_put(x, src);
+    *handle = DART_HANDLE_NULL;
+    return DART_OK;
+  }
+  DART_TRY(rma_start(x, src, true, fn));
+  *handle = handle_alloc(x.t.win, x.t.rank);
+  return DART_OK;
+}
+
+dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
+                           dart_datatype_t dst_type, dart_handle_t *handle) {
+  const char *fn = "dart_get_handle";
+  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  Xfer x;
+  DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
+  if (x.t.direct) {
+    direct_get(x, dest);
+    *handle = DART_HANDLE_NULL;
+    return DART_OK;
+  }
+  DART_TRY(rma_start(x, dest, false, fn));
+  *handle = handle_alloc(x.t.win, x.t.rank);
+  return DART_OK;
+}
+
+dart_ret_t dart_wait(dart_handle_t *handle) {
+  const char *fn = "dart_wait";
+  DART_TRY(check_init(fn));
+  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  return complete(handle, false, fn);
+}
+
+dart_ret_t dart_wait_local(dart_handle_t *handle) {
+  const char *fn = "dart_wait_local";
+  DART_TRY(check_init(fn));
+  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  return complete(handle, true, fn);
+}
+
+dart_ret_t dart_waitall(dart_handle_t handles[], size_t n) {
+  return complete_all(handles, n, false, "dart_waitall");
+}
+
+dart_ret_t dart_waitall_local(dart_handle_t handles[], size_t n) {
+  return complete_all(handles, n, true, "dart_waitall_local");
+}
+
+// A test completes the operation (flush) and reports it finished: MPI offers no way to
+// ask whether a flush would block, and the flush of a started operation is bounded.
+dart_ret_t dart_test(dart_handle_t *handleptr, int32_t *is_finished) {
+  const char *fn = "dart_test";
+  DART_TRY(check_init(fn));
+  if (handleptr == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  if (is_finished == nullptr) return fail(DART_ERR_INVAL, fn, "is_finished is NULL");
+  DART_TRY(complete(handleptr, false, fn));
+  *is_finished = 1;
+  return DART_OK;
+}
+
+dart_ret_t dart_test_local(dart_handle_t *handle, int32_t *result) {
+  const char *fn = "dart_test_local";
+  DART_TRY(check_init(fn));
+  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
+  DART_TRY(complete(handle, true, fn));
+  *result = 1;
+  return DART_OK;
+}
+
+dart_ret_t dart_testall(dart_handle_t handles[], size_t n, int32_t *is_finished) {
+  const char *fn = "dart_testall";
+  if (is_finished == nullptr) {
+    DART_TRY(check_init(fn));
+    return fail(DART_ERR_INVAL, fn, "is_finished is NULL");
+  }
+  DART_TRY(complete_all(handles, n, false, fn));
+  *is_finished = 1;
+  return DART_OK;
+}
+
+dart_ret_t dart_testall_local(dart_handle_t handles[], size_t n, int32_t *result) {
+  const char *fn = "dart_testall_local";
+  if (result == nullptr) {
+    DART_TRY(check_init(fn));
+    return fail(DART_ERR_INVAL, fn, "result is NULL");
+  }
+  DART_TRY(complete_all(handles, n, true, fn));
+  *result = 1;
+  return DART_OK;
+}
+
+dart_ret_t dart_handle_free(dart_handle_t *handle) {
+  const char *fn = "dart_handle_free";
+  DART_TRY(check_init(fn));
+  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  if (*handle != DART_HANDLE_NULL) {
+    handle_release(*handle);  // the operation completes at the next flush of its target
+    *handle = DART_HANDLE_NULL;
+  }
+  return DART_OK;
+}
+
+dart_ret_t dart_flush(dart_gptr_t gptr) { return flush_impl(gptr, FlushKind::One, "dart_flush"); }
+dart_ret_t dart_flush_all(dart_gptr_t gptr) { return flush_impl(gptr, FlushKind::All, "dart_flush_all"); }
+dart_ret_t dart_flush_local(dart_gptr_t gptr) {
+  return flush_impl(gptr, FlushKind::Local, "dart_flush_local");
+}
+dart_ret_t dart_flush_local_all(dart_gptr_t gptr) {
+  return flush_impl(gptr, FlushKind::LocalAll, "dart_flush_local_all");
+}
+
+}  // extern "C"

@@ -1,0 +1,215 @@
+// Teams: collective, each with its own communicator and node communicator.
+// Team ids come from a per-unit counter agreed on by MAX over the parent team, so a unit
+// never sees an id twice; id -> team is an index into g->teams (O(1)).
+#include "internal.h"
+
+#include <algorithm>
+
+namespace dart {
+namespace detail {
+
+const std::vector<int> &group_members(dart_group_t gr);
+dart_ret_t group_from_members(std::vector<int> members, dart_group_t *out);
+dart_ret_t group_check(dart_group_t gr, const char *fn, const char *what);
+
+Team *make_team(dart_team_t id, MPI_Comm comm, dart_ret_t *rc, const char *fn) {
+  std::unique_ptr<Team> t(new Team());
+  t->id = id;
+  t->comm = comm;
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm, &t->myid);
+  MPI_Comm_size(comm, &t->size);
+  MPI_Comm_group(comm, &t->group);
+  std::vector<int> ranks(t->size);
+  for (int i = 0; i < t->size; ++i) ranks[i] = i;
+  t->global.resize(t->size);
+  MPI_Group_translate_ranks(t->group, t->size, ranks.data(), g->world_group, t->global.data());
+  t->g2l.reserve((size_t)t->size);
+  for (int i = 0; i < t->size; ++i) t->g2l.emplace(t->global[i], i);
+  // Units of this team on my (possibly emulated) node, ordered by team rank.
+  int mynode = g->node_of[g->myid];
+  *rc = mpi_check(MPI_Comm_split(comm, mynode, t->myid, &t->node_comm), fn, "MPI_Comm_split");
+  if (*rc != DART_OK) {
+    MPI_Group_free(&t->group);
+    MPI_Comm_free(&t->comm);
+    return nullptr;
+  }
+  MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN);
+  MPI_Comm_size(t->node_comm, &t->node_size);
+  t->node_rank.assign(t->size, -1);
+  int next = 0;
+  for (int u = 0; u < t->size; ++u)
+    if (g->node_of[t->global[u]] == mynode) t->node_rank[u] = next++;
+  t->single_node = (t->node_size == t->size);
+  if ((size_t)id >= g->teams.size()) g->teams.resize((size_t)id + 1, nullptr);
+  g->teams[id] = t.get();
+  return t.release();
+}
+
+dart_ret_t destroy_team(Team *t, const char *fn) {
+  dart_ret_t rc = DART_OK;
+  for (size_t i = t->reg_segs.size(); i-- > 0;)
+    if (t->reg_segs[i]) { dart_ret_t r = segment_free(t->reg_segs[i], fn); if (rc == DART_OK) rc = r; }
+  for (size_t i = t->alloc_segs.size(); i-- > 0;)
+    if (t->alloc_segs[i]) { dart_ret_t r = segment_free(t->alloc_segs[i], fn); if (rc == DART_OK) rc = r; }
+  if (t->node_comm != MPI_COMM_NULL) MPI_Comm_free(&t->node_comm);
+  if (t->group != MPI_GROUP_NULL) MPI_Group_free(&t->group);
+  if (t->comm != MPI_COMM_NULL) MPI_Comm_free(&t->comm);
+  g->teams[t->id] = nullptr;
+  delete t;
+  return rc;
+}
+
+}  // namespace detail
+}  // namespace dart
+
+using namespace dart::detail;
+
+namespace {
+
+dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_t *newteam,
+                       const char *fn) {
+  // Validate locally, then agree on the new id AND on success over the whole parent team
+  // (members or not) in one reduction, so a bad group fails everywhere instead of hanging.
+  int bad_unit = -1;
+  for (int gid : members)
+    if (parent->g2l.find(gid) == parent->g2l.end()) { bad_unit = gid; break; }
+  int in[2] = {g->next_team_id, bad_unit >= 0 ? 1 : 0}, out[2] = {0, 0};
+  DART_MPI(MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, parent->comm), fn);
+  if (bad_unit >= 0)
+    return fail(DART_ERR_INVAL, fn, "unit %d of the group is not a member of team %d", bad_unit,
+                (int)parent->id);
+  if (out[1] != 0)
+    return fail(DART_ERR_INVAL, fn, "another unit of team %d passed an invalid group",
+                (int)parent->id);
+  int id = out[0];
+  if (id > 32767)
+    return fail(DART_ERR_OTHER, fn,
+                "team id space exhausted: dart_team_t is 16 bits and ids are never reused");
+  g->next_team_id = id + 1;
+  MPI_Group mg = MPI_GROUP_EMPTY;
+  if (!members.empty())
+    DART_MPI(MPI_Group_incl(g->world_group, (int)members.size(), members.data(), &mg), fn);
+  MPI_Comm comm = MPI_COMM_NULL;
+  dart_ret_t rc = mpi_check(MPI_Comm_create(parent->comm, mg, &comm), fn, "MPI_Comm_create");
+  if (mg != MPI_GROUP_EMPTY) MPI_Group_free(&mg);
+  DART_TRY(rc);
+  if (comm == MPI_COMM_NULL) {
+    *newteam = DART_TEAM_NULL;
+    return DART_OK;
+  }
+  Team *t = make_team((dart_team_t)id, comm, &rc, fn);
+  if (t == nullptr) return rc;
+  *newteam = (dart_team_t)id;
+  return DART_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_team_t *newteam) {
+  const char *fn = "dart_team_create";
+  DART_TRY(check_init(fn));
+  Team *parent = nullptr;
+  DART_TRY(get_team(teamid, fn, &parent));
+  if (newteam == nullptr) return fail(DART_ERR_INVAL, fn, "newteam is NULL");
+  // DART 3.2: units outside the new team may pass DART_GROUP_NULL.
+  static const std::vector<int> no_members;
+  if (group != DART_GROUP_NULL) DART_TRY(group_check(group, fn, "group"));
+  const std::vector<int> &members = group ? group_members(group) : no_members;
+  return create_from(parent, members, newteam, fn);
+}
+
+dart_ret_t dart_team_clone(dart_team_t teamid, dart_team_t *newteam) {
+  const char *fn = "dart_team_clone";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (newteam == nullptr) return fail(DART_ERR_INVAL, fn, "newteam is NULL");
+  std::vector<int> members(t->global);
+  std::sort(members.begin(), members.end());
+  return create_from(t, members, newteam, fn);
+}
+
+dart_ret_t dart_team_destroy(dart_team_t *teamid) {
+  const char *fn = "dart_team_destroy";
+  DART_TRY(check_init(fn));
+  if (teamid == nullptr) return fail(DART_ERR_INVAL, fn, "teamid is NULL");
+  if (*teamid == DART_TEAM_ALL) return fail(DART_ERR_INVAL, fn, "DART_TEAM_ALL cannot be destroyed");
+  Team *t = nullptr;
+  DART_TRY(get_team(*teamid, fn, &t));
+  DART_MPI(MPI_Barrier(t->comm), fn);
+  DART_TRY(destroy_team(t, fn));
+  *teamid = DART_TEAM_NULL;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_get_group(dart_team_t teamid, dart_group_t *group) {
+  const char *fn = "dart_team_get_group";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (group == nullptr) return fail(DART_ERR_INVAL, fn, "group is NULL");
+  return group_from_members(t->global, group);
+}
+
+dart_ret_t dart_team_myid(dart_team_t teamid, dart_team_unit_t *myid) {
+  const char *fn = "dart_team_myid";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (myid == nullptr) return fail(DART_ERR_INVAL, fn, "myid is NULL");
+  myid->id = t->myid;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_size(dart_team_t teamid, size_t *size) {
+  const char *fn = "dart_team_size";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (size == nullptr) return fail(DART_ERR_INVAL, fn, "size is NULL");
+  *size = (size_t)t->size;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_unit_l2g(dart_team_t teamid, dart_team_unit_t localid,
+                              dart_global_unit_t *globalid) {
+  const char *fn = "dart_team_unit_l2g";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (globalid == nullptr) return fail(DART_ERR_INVAL, fn, "globalid is NULL");
+  if (localid.id < 0 || localid.id >= t->size)
+    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", localid.id,
+                t->size, (int)teamid);
+  globalid->id = t->global[localid.id];
+  return DART_OK;
+}
+
+dart_ret_t dart_team_unit_g2l(dart_team_t teamid, dart_global_unit_t globalid,
+                              dart_team_unit_t *localid) {
+  const char *fn = "dart_team_unit_g2l";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (localid == nullptr) return fail(DART_ERR_INVAL, fn, "localid is NULL");
+  if (globalid.id < 0 || globalid.id >= g->size)
+    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d)", globalid.id, g->size);
+  auto it = t->g2l.find(globalid.id);
+  localid->id = it == t->g2l.end() ? DART_UNDEFINED_UNIT_ID : it->second;
+  return DART_OK;
+}
+
+dart_ret_t dart_team_comm(dart_team_t teamid, MPI_Comm *comm) {
+  const char *fn = "dart_team_comm";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (comm == nullptr) return fail(DART_ERR_INVAL, fn, "comm is NULL");
+  *comm = t->comm;
+  return DART_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,75 @@
+// Shared main of every tests/cpp/test_*.cc executable.
+//
+// MPI_Init_thread (MULTIPLE requested, whatever is granted is accepted), then dart_init
+// once; all tests run on every unit in the same order. Only rank 0 keeps gtest's default
+// printer; every rank with a failure prints its rank and the failing test through a
+// listener (no collectives in listeners). The local results are reduced (max) so every
+// rank exits with the same code.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <dash/dart/if/dart.h>
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+int g_rank = 0;
+
+// Prints every failed assertion and failed test with the rank, on every rank.
+class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  void OnTestPartResult(const ::testing::TestPartResult &r) override {
+    if (!r.failed()) return;
+    const ::testing::TestInfo *ti = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::fprintf(stderr, "[rank %d] FAILURE in %s.%s at %s:%d\n%s\n", g_rank,
+                 ti ? ti->test_suite_name() : "?", ti ? ti->name() : "?",
+                 r.file_name() ? r.file_name() : "?", r.line_number(), r.message());
+    std::fflush(stderr);
+  }
+  void OnTestEnd(const ::testing::TestInfo &ti) override {
+    if (ti.result()->Failed()) {
+      std::fprintf(stderr, "[rank %d] FAILED TEST %s.%s\n", g_rank, ti.test_suite_name(),
+                   ti.name());
+      std::fflush(stderr);
+    }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  ::testing::InitGoogleTest(&argc, argv);
+
+  dart_ret_t rc = dart_init(&argc, &argv);
+  if (rc != DART_OK) {
+    std::fprintf(stderr, "[rank %d] dart_init failed: %d (%s): %s\n", g_rank, (int)rc,
+                 dart_strerror(rc), dart_error_detail());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+
+  ::testing::TestEventListeners &listeners = ::testing::UnitTest::GetInstance()->listeners();
+  if (g_rank != 0) delete listeners.Release(listeners.default_result_printer());
+  listeners.Append(new RankFailurePrinter);
+
+  int local = RUN_ALL_TESTS();
+  int global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (g_rank == 0 && global != 0 && local == 0)
+    std::fprintf(stderr, "[rank 0] some other rank failed (see the [rank N] lines)\n");
+
+  rc = dart_exit();
+  if (rc != DART_OK) {
+    std::fprintf(stderr, "[rank %d] dart_exit failed: %d (%s): %s\n", g_rank, (int)rc,
+                 dart_strerror(rc), dart_error_detail());
+    global = 1;
+  }
+  int flag = 0;
+  MPI_Finalized(&flag);
+  if (!flag) MPI_Finalize();
+  return global;
+}
