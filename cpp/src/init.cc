@@ -61,6 +61,7 @@ void build_config_string(State *s) {
   int len = 0;
   MPI_Get_library_version(lib, &len);
   std::string first(lib);
+  for (char &c : first) if (c == '\t') c = ' ';
   size_t nl = first.find_first_of("\n,");
   if (nl != std::string::npos) first.resize(nl);
   char buf[1024];
