@@ -121,6 +121,10 @@ dart_ret_t alloc_bytes(size_t nelem, dart_datatype_t dtype, size_t *nbytes, cons
 
 }  // namespace
 
+dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn) {
+  return next_segid(t, false, segid, fn);
+}
+
 dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
                                 const char *fn) {
   std::unique_ptr<Segment> s(new Segment());

@@ -81,6 +81,7 @@ void build_config_string(State *s) {
 }
 
 void teardown(State *s) {
+  locks_finalize();
   // Teams in descending id order: a global order, so collective frees cannot deadlock.
   for (size_t i = s->teams.size(); i-- > 0;) {
     if (s->teams[i] != nullptr) destroy_team(s->teams[i], "dart_exit");

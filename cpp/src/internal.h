@@ -83,6 +83,13 @@ struct Datatype {
   std::mutex cache_mutex;
 };
 
+// Element sizes of the basic types, indexed by dart_datatype_t (0 = undefined).
+constexpr size_t kBasicSize[(size_t)DART_TYPE_LAST] = {
+    0, 1, sizeof(short), sizeof(int), sizeof(unsigned), sizeof(long), sizeof(unsigned long),
+    sizeof(long long), sizeof(unsigned long long), sizeof(float), sizeof(double),
+    sizeof(long double)};
+inline bool is_basic(dart_datatype_t t) { return t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST; }
+
 // Returns the descriptor of a valid datatype (basic or live derived), else nullptr.
 const Datatype *lookup_type(dart_datatype_t t);
 dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what,
@@ -148,6 +155,7 @@ struct Team {
   std::vector<Segment *> alloc_segs;  // index segid
   std::vector<Segment *> reg_segs;    // index -segid
   int16_t next_alloc = 1, next_reg = 1;
+  int lock_counter = 0;  // locks created on this team (spreads their tails)
 
   Segment *segment(int16_t segid) const {
     if (segid >= 0) {
@@ -219,6 +227,8 @@ dart_ret_t destroy_team(Team *t, const char *fn);
 
 // Segments
 dart_ret_t segment_free(Segment *s, const char *fn);
+// Next free allocation segment id of a team (deterministic on every member).
+dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn);
 dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
                                 const char *fn);
 
@@ -265,6 +275,8 @@ inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn,
 
 // Handles: a pooled record of an outstanding MPI RMA operation.
 void handles_finalize();
+// Releases the locks still alive at dart_exit (their segments go with their teams).
+void locks_finalize();
 
 }  // namespace detail
 }  // namespace dart

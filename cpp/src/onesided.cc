@@ -7,6 +7,8 @@
 // request is created, so initiation costs what MPI_Put costs.
 #include "internal.h"
 
+#include <cstring>
+
 namespace dart {
 namespace detail {
 namespace {
@@ -35,6 +37,8 @@ inline dart_ret_t prepare(const dart_gptr_t &gp, const void *buf, size_t nelem,
   }
   if (DART_UNLIKELY(buf == nullptr && nelem > 0))
     return fail(DART_ERR_INVAL, fn, "local buffer is NULL");
+  if (DART_UNLIKELY(x->remote->elem_size != 0 && nelem > SIZE_MAX / 2 / x->remote->elem_size))
+    return fail(DART_ERR_INVAL, fn, "nelem %zu is too large", nelem);
   x->nelem = nelem;
   return resolve(gp, type_extent_bytes(*x->remote, nelem), fn, &x->t);
 }
@@ -77,6 +81,33 @@ inline dart_ret_t rma_start(const Xfer &x, const void *local, bool put, const ch
   }
   ChunkCtx c{&x, static_cast<char *>(const_cast<void *>(local)), put, fn};
   return for_each_chunk(*x.local, *x.remote, x.nelem, &rma_chunk, &c);
+}
+
+// Fast path of the direct (same-node) case for one basic type on both sides: no type
+// descriptors, no layout walk. Returns true if it completed the transfer; false sends the
+// caller down the general path (which also reports any error).
+inline bool fast_direct(const dart_gptr_t &gp, void *local, size_t nelem, dart_datatype_t a,
+                        dart_datatype_t b, bool put) {
+  if (!(a == b && is_basic(a) && g != nullptr && local != nullptr)) return false;
+  if ((size_t)gp.teamid >= g->teams.size()) return false;  // also rejects negative ids
+  const Team *team = g->teams[gp.teamid];
+  if (team == nullptr) return false;
+  const Segment *seg = team->segment(gp.segid);
+  int unit = gp.unitid;
+  if (seg == nullptr || unit < 0 || unit >= team->size) return false;
+  char *base = seg->direct[unit];
+  size_t bytes = nelem * kBasicSize[a];
+  uint64_t off = gp.addr_or_offs.offset;
+  size_t cap = seg->size_of(unit);
+  if (base == nullptr || nelem > SIZE_MAX / 16 || off > cap || bytes > cap - off) return false;
+  if (put) {
+    std::memcpy(base + off, local, bytes);
+    std::atomic_thread_fence(std::memory_order_release);
+  } else {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    std::memcpy(local, base + off, bytes);
+  }
+  return true;
 }
 
 inline void direct_put(const Xfer &x, const void *src) {
@@ -190,6 +221,8 @@ extern "C" {
 
 dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_datatype_t src_type,
                     dart_datatype_t dst_type) {
+  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(src)), nelem, src_type, dst_type, true))
+    return DART_OK;
   const char *fn = "dart_put";
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
@@ -202,6 +235,8 @@ dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_dataty
 
 dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                     dart_datatype_t dst_type) {
+  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(dest)), nelem, dst_type, src_type, false))
+    return DART_OK;
   const char *fn = "dart_get";
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
@@ -214,6 +249,8 @@ dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t 
 
 dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type) {
+  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(src)), nelem, src_type, dst_type, true))
+    return DART_OK;
   const char *fn = "dart_put_blocking";
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
@@ -228,6 +265,8 @@ dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
 
 dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                              dart_datatype_t dst_type) {
+  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(dest)), nelem, dst_type, src_type, false))
+    return DART_OK;
   const char *fn = "dart_get_blocking";
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
@@ -245,6 +284,10 @@ dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
                            dart_handle_t *handle) {
   const char *fn = "dart_put_handle";
   if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(src)), nelem, src_type, dst_type, true)) {
+    *handle = DART_HANDLE_NULL;
+    return DART_OK;
+  }
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
   if (x.t.direct) {
@@ -261,6 +304,10 @@ dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem, dart_data
                            dart_datatype_t dst_type, dart_handle_t *handle) {
   const char *fn = "dart_get_handle";
   if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(dest)), nelem, dst_type, src_type, false)) {
+    *handle = DART_HANDLE_NULL;
+    return DART_OK;
+  }
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
   if (x.t.direct) {

@@ -1,0 +1,233 @@
+// Team locks: an MCS queue lock (PGAS'14) over MPI-3 atomics on 32-bit words.
+//
+// Each lock owns a 2-int segment per unit: word 0 is the queue tail (used on the lock's
+// tail unit only), word 1 is the unit's "next" link. The tail of lock k of a team lives
+// on unit k mod size, so many locks do not all load unit 0. The hand-over to the next
+// unit is an MPI message on a communicator private to the lock, so it can never be
+// received by a user's dart_recv (DART 3.2 used tag 0 of the team communicator).
+// 32-bit words keep compare-and-swap away from Open MPI's 64-bit CAS crash.
+#include "internal.h"
+
+#include <algorithm>
+
+#include <sched.h>
+
+struct dart_lock_struct {
+  static constexpr uint32_t kMagic = 0x4c4f434b;  // "LOCK"
+  uint32_t magic = kMagic;
+  int index = 0;  // creation order on its team
+  dart_team_t teamid = DART_TEAM_NULL;
+  dart::detail::Team *team = nullptr;
+  dart::detail::Segment *seg = nullptr;
+  int tail_unit = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+  bool held = false;
+};
+
+using namespace dart::detail;
+
+namespace {
+
+constexpr MPI_Aint kTail = 0;
+constexpr MPI_Aint kNext = sizeof(int);
+constexpr int kHandoverTag = 1;
+
+std::mutex g_locks_mutex;
+std::unordered_set<const dart_lock_struct *> g_locks;
+
+dart_ret_t check_lock(dart_lock_t lock, const char *fn) {
+  DART_TRY(check_init(fn));
+  if (lock == DART_LOCK_NULL) return fail(DART_ERR_INVAL, fn, "lock is DART_LOCK_NULL");
+  {
+    std::lock_guard<std::mutex> guard(g_locks_mutex);
+    if (!g_locks.count(lock))
+      return fail(DART_ERR_INVAL, fn, "not a live lock (destroyed, or never initialized)");
+  }
+  if ((size_t)lock->teamid >= g->teams.size() || g->teams[lock->teamid] != lock->team)
+    return fail(DART_ERR_NOTFOUND, fn, "the lock's team %d was destroyed", (int)lock->teamid);
+  return DART_OK;
+}
+
+dart_ret_t flush(const dart_lock_struct *l, int unit, const char *fn) {
+  return mpi_check(MPI_Win_flush(unit, l->seg->win), fn, "MPI_Win_flush");
+}
+
+// Resets my "next" link to -1 before I enter the queue.
+dart_ret_t reset_next(dart_lock_struct *l, const char *fn) {
+  int minus1 = -1, old = 0;
+  int me = l->team->myid;
+  DART_MPI(MPI_Fetch_and_op(&minus1, &old, MPI_INT, me, kNext, MPI_REPLACE, l->seg->win), fn);
+  return flush(l, me, fn);
+}
+
+// Waits for a request while giving the core away between tests: with more units than
+// cores (2 cores here), a unit spinning inside MPI_Wait would keep the lock holder, whose
+// hand-over it waits for, off the CPU. Each MPI_Test also drives MPI progress.
+dart_ret_t wait_yielding(MPI_Request *req, const char *fn) {
+  int done = 0;
+  while (true) {
+    DART_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE), fn);
+    if (done) return DART_OK;
+    sched_yield();
+  }
+}
+
+}  // namespace
+
+namespace dart {
+namespace detail {
+void locks_finalize() {
+  std::vector<dart_lock_struct *> live;
+  {
+    std::lock_guard<std::mutex> guard(g_locks_mutex);
+    for (const dart_lock_struct *l : g_locks) live.push_back(const_cast<dart_lock_struct *>(l));
+    g_locks.clear();
+  }
+  // Same order on every unit: by team, then creation order.
+  std::sort(live.begin(), live.end(), [](const dart_lock_struct *a, const dart_lock_struct *b) {
+    return a->teamid != b->teamid ? a->teamid < b->teamid : a->index < b->index;
+  });
+  for (dart_lock_struct *l : live) {
+    MPI_Comm_free(&l->comm);
+    l->magic = 0;
+    delete l;
+  }
+}
+}  // namespace detail
+}  // namespace dart
+
+extern "C" {
+
+dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock) {
+  const char *fn = "dart_team_lock_init";
+  DART_TRY(check_init(fn));
+  Team *t = nullptr;
+  DART_TRY(get_team(teamid, fn, &t));
+  if (lock == nullptr) return fail(DART_ERR_INVAL, fn, "lock is NULL");
+  std::unique_ptr<dart_lock_struct> l(new dart_lock_struct());
+  l->teamid = teamid;
+  l->team = t;
+  l->index = t->lock_counter++;
+  l->tail_unit = l->index % t->size;
+  int16_t segid;
+  dart_ret_t rc = DART_OK;
+  DART_TRY(mpi_check(MPI_Comm_dup(t->comm, &l->comm), fn, "MPI_Comm_dup"));
+  MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN);
+  rc = segment_new_id(t, &segid, fn);
+  if (rc == DART_OK) rc = segment_alloc_shared(t, 2 * sizeof(int), segid, &l->seg, fn);
+  if (rc != DART_OK) {
+    MPI_Comm_free(&l->comm);
+    return rc;
+  }
+  int *words = reinterpret_cast<int *>(l->seg->local_base);
+  words[0] = -1;  // tail: empty queue
+  words[1] = -1;  // next: none
+  MPI_Win_sync(l->seg->win);
+  if (l->seg->shm_win != l->seg->win) MPI_Win_sync(l->seg->shm_win);
+  DART_MPI(MPI_Barrier(l->comm), fn);
+  {
+    std::lock_guard<std::mutex> guard(g_locks_mutex);
+    g_locks.insert(l.get());
+  }
+  *lock = l.release();
+  return DART_OK;
+}
+
+dart_ret_t dart_team_lock_destroy(dart_lock_t *lock) {
+  const char *fn = "dart_team_lock_destroy";
+  DART_TRY(check_init(fn));
+  if (lock == nullptr) return fail(DART_ERR_INVAL, fn, "lock is NULL");
+  if (*lock == DART_LOCK_NULL) return DART_OK;
+  DART_TRY(check_lock(*lock, fn));
+  dart_lock_struct *l = *lock;
+  // Collective: agree first, so a unit that still holds the lock fails everywhere.
+  int bad = l->held ? 1 : 0, any = 0;
+  DART_MPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, l->comm), fn);
+  if (any)
+    return fail(DART_ERR_INVAL, fn, "the lock is still held (by %s)", bad ? "this unit" : "another unit");
+  {
+    std::lock_guard<std::mutex> guard(g_locks_mutex);
+    g_locks.erase(l);
+  }
+  dart_ret_t rc = segment_free(l->seg, fn);
+  MPI_Comm_free(&l->comm);
+  l->magic = 0;
+  delete l;
+  *lock = DART_LOCK_NULL;
+  return rc;
+}
+
+dart_ret_t dart_lock_acquire(dart_lock_t lock) {
+  const char *fn = "dart_lock_acquire";
+  DART_TRY(check_lock(lock, fn));
+  if (lock->held) return fail(DART_ERR_INVAL, fn, "this unit already holds the lock (not recursive)");
+  int me = lock->team->myid;
+  MPI_Win win = lock->seg->win;
+  DART_TRY(reset_next(lock, fn));
+  int pred = -1;
+  DART_MPI(MPI_Fetch_and_op(&me, &pred, MPI_INT, lock->tail_unit, kTail, MPI_REPLACE, win), fn);
+  DART_TRY(flush(lock, lock->tail_unit, fn));
+  if (pred != -1) {
+    // Link behind the predecessor, then block until it hands the lock over. Blocking in
+    // MPI_Recv keeps MPI progressing (MPICH completes our peers' atomics meanwhile).
+    DART_MPI(MPI_Accumulate(&me, 1, MPI_INT, pred, kNext, 1, MPI_INT, MPI_REPLACE, win), fn);
+    DART_TRY(flush(lock, pred, fn));
+    int token = 0;
+    MPI_Request req;
+    DART_MPI(MPI_Irecv(&token, 1, MPI_INT, pred, kHandoverTag, lock->comm, &req), fn);
+    DART_TRY(wait_yielding(&req, fn));
+  }
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  lock->held = true;
+  return DART_OK;
+}
+
+dart_ret_t dart_lock_try_acquire(dart_lock_t lock, int32_t *result) {
+  const char *fn = "dart_lock_try_acquire";
+  DART_TRY(check_lock(lock, fn));
+  if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
+  if (lock->held) return fail(DART_ERR_INVAL, fn, "this unit already holds the lock (not recursive)");
+  int me = lock->team->myid, empty = -1, old = -2;
+  DART_TRY(reset_next(lock, fn));
+  DART_MPI(MPI_Compare_and_swap(&me, &empty, &old, MPI_INT, lock->tail_unit, kTail, lock->seg->win), fn);
+  DART_TRY(flush(lock, lock->tail_unit, fn));
+  lock->held = (old == -1);
+  if (lock->held) std::atomic_thread_fence(std::memory_order_seq_cst);
+  *result = lock->held ? 1 : 0;
+  return DART_OK;
+}
+
+dart_ret_t dart_lock_release(dart_lock_t lock) {
+  const char *fn = "dart_lock_release";
+  DART_TRY(check_lock(lock, fn));
+  if (!lock->held) return fail(DART_ERR_INVAL, fn, "this unit does not hold the lock");
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  int me = lock->team->myid, empty = -1, cur = -2;
+  MPI_Win win = lock->seg->win;
+  // If I am still the tail, the queue is empty: swing the tail back to -1.
+  DART_MPI(MPI_Compare_and_swap(&empty, &me, &cur, MPI_INT, lock->tail_unit, kTail, win), fn);
+  DART_TRY(flush(lock, lock->tail_unit, fn));
+  if (cur != me) {
+    // A successor swapped itself into the tail; wait until it has linked itself behind
+    // me (a short window), reading my link atomically. Every iteration is an MPI call,
+    // so MPI keeps progressing.
+    int next = -1;
+    while (next == -1) {
+      DART_MPI(MPI_Fetch_and_op(nullptr, &next, MPI_INT, me, kNext, MPI_NO_OP, win), fn);
+      DART_TRY(flush(lock, me, fn));
+      if (next == -1) sched_yield();
+    }
+    int token = 1;
+    DART_MPI(MPI_Send(&token, 1, MPI_INT, next, kHandoverTag, lock->comm), fn);
+  }
+  lock->held = false;
+  return DART_OK;
+}
+
+bool dart_lock_initialized(struct dart_lock_struct const *lock) {
+  if (lock == nullptr || g == nullptr) return false;
+  std::lock_guard<std::mutex> guard(g_locks_mutex);
+  return g_locks.count(lock) != 0;
+}
+
+}  // extern "C"
