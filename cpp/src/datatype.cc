@@ -125,6 +125,15 @@ dart_ret_t register_derived(std::unique_ptr<Datatype> d, dart_datatype_t *out) {
   return DART_OK;
 }
 
+// The element type of a strided/indexed type: a basic or a custom type.
+dart_ret_t element_type(dart_datatype_t t, const char *fn, const Datatype **out) {
+  const Datatype *d = lookup_type(t);
+  if (d == nullptr || d->kind == Datatype::Strided || d->kind == Datatype::Indexed)
+    return fail(DART_ERR_INVAL, fn, "basetype must be a basic or custom DART type");
+  *out = d;
+  return DART_OK;
+}
+
 }  // namespace
 
 void types_init() {
@@ -308,16 +317,16 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, siz
   const char *fn = "dart_type_create_strided";
   DART_TRY(check_init(fn));
   if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
-  if (!(basetype > DART_TYPE_UNDEFINED && basetype < DART_TYPE_LAST))
-    return fail(DART_ERR_INVAL, fn, "basetype must be a basic DART type");
+  const Datatype *bt = nullptr;
+  DART_TRY(element_type(basetype, fn, &bt));
   if (blocklen == 0 || blocklen > INT_MAX)
     return fail(DART_ERR_INVAL, fn, "blocklen %zu must be in [1, INT_MAX]", blocklen);
   if (stride < blocklen || stride > INT_MAX)
     return fail(DART_ERR_INVAL, fn, "stride %zu must be in [blocklen=%zu, INT_MAX]", stride, blocklen);
   std::unique_ptr<Datatype> d(new Datatype());
-  const Datatype &b = g_basic[basetype];
+  const Datatype &b = *bt;
   d->kind = Datatype::Strided;
-  d->base = basetype;
+  d->base = b.base;
   d->elem_size = b.elem_size;
   d->mpi_elem = b.mpi_elem;
   d->stride = stride;
@@ -330,15 +339,15 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
   const char *fn = "dart_type_create_indexed";
   DART_TRY(check_init(fn));
   if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
-  if (!(basetype > DART_TYPE_UNDEFINED && basetype < DART_TYPE_LAST))
-    return fail(DART_ERR_INVAL, fn, "basetype must be a basic DART type");
+  const Datatype *bt = nullptr;
+  DART_TRY(element_type(basetype, fn, &bt));
   if (count == 0 || count > INT_MAX) return fail(DART_ERR_INVAL, fn, "count %zu must be in [1, INT_MAX]", count);
   if (blocklen == nullptr || offset == nullptr)
     return fail(DART_ERR_INVAL, fn, "blocklen and offset must not be NULL");
   std::unique_ptr<Datatype> d(new Datatype());
-  const Datatype &b = g_basic[basetype];
+  const Datatype &b = *bt;
   d->kind = Datatype::Indexed;
-  d->base = basetype;
+  d->base = b.base;
   d->elem_size = b.elem_size;
   d->mpi_elem = b.mpi_elem;
   std::vector<int> bl(count), disp(count);

@@ -306,9 +306,9 @@ dart_ret_t dart_memfree(dart_gptr_t gptr) {
                 "gptr (team %d, segment %d) was not returned by dart_memalloc",
                 (int)gptr.teamid, (int)gptr.segid);
   if (gptr.unitid != g->myid)
-    return fail(DART_ERR_INVAL, fn,
-                "gptr belongs to unit %d; only the allocating unit (%d) may free it",
-                (int)gptr.unitid, g->myid);
+    return fail(DART_ERR_NOTFOUND, fn,
+                "gptr belongs to unit %d: it is no allocation of this unit (%d); only the "
+                "allocating unit may free it", (int)gptr.unitid, g->myid);
   bool ok;
   {
     std::lock_guard<std::mutex> lock(g->pool_mutex);

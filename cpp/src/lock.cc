@@ -48,6 +48,58 @@ dart_ret_t check_lock(dart_lock_t lock, const char *fn) {
   return DART_OK;
 }
 
+// Single-node teams: every unit reaches every lock word by load/store, so the lock uses
+// CPU atomics on the shared segment for ALL its accesses (never mixed with MPI atomics on
+// the same words), and the hand-over is a flag store. This needs no MPI progress at the
+// peers, which matters when units outnumber cores.
+int *words(const dart_lock_struct *l, int unit) {
+  return reinterpret_cast<int *>(l->seg->direct[unit]);
+}
+constexpr int kTailW = 0, kNextW = 1, kFlagW = 2;
+
+// Spin politely: yield the core and let MPI progress (peers' RMA on this unit's memory).
+void pause_spin(const dart_lock_struct *l) {
+  int flag = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, l->comm, &flag, MPI_STATUS_IGNORE);
+  sched_yield();
+}
+
+bool shm_lock(const dart_lock_struct *l) { return l->team->single_node; }
+
+void shm_prepare(const dart_lock_struct *l) {
+  int *my = words(l, l->team->myid);
+  __atomic_store_n(&my[kNextW], -1, __ATOMIC_RELAXED);
+  __atomic_store_n(&my[kFlagW], 0, __ATOMIC_RELEASE);
+}
+
+void shm_acquire(const dart_lock_struct *l) {
+  int me = l->team->myid;
+  shm_prepare(l);
+  int pred = __atomic_exchange_n(&words(l, l->tail_unit)[kTailW], me, __ATOMIC_ACQ_REL);
+  if (pred == -1) return;
+  __atomic_store_n(&words(l, pred)[kNextW], me, __ATOMIC_RELEASE);
+  int *flag = &words(l, me)[kFlagW];
+  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) pause_spin(l);
+}
+
+bool shm_try_acquire(const dart_lock_struct *l) {
+  int me = l->team->myid, expected = -1;
+  shm_prepare(l);
+  return __atomic_compare_exchange_n(&words(l, l->tail_unit)[kTailW], &expected, me, false,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+void shm_release(const dart_lock_struct *l) {
+  int me = l->team->myid, expected = me;
+  if (__atomic_compare_exchange_n(&words(l, l->tail_unit)[kTailW], &expected, -1, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;  // nobody queued behind me
+  int *next = &words(l, me)[kNextW];
+  int succ;
+  while ((succ = __atomic_load_n(next, __ATOMIC_ACQUIRE)) == -1) pause_spin(l);
+  __atomic_store_n(&words(l, succ)[kFlagW], 1, __ATOMIC_RELEASE);
+}
+
 dart_ret_t flush(const dart_lock_struct *l, int unit, const char *fn) {
   return mpi_check(MPI_Win_flush(unit, l->seg->win), fn, "MPI_Win_flush");
 }
@@ -114,14 +166,15 @@ dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock) {
   DART_TRY(mpi_check(MPI_Comm_dup(t->comm, &l->comm), fn, "MPI_Comm_dup"));
   MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN);
   rc = segment_new_id(t, &segid, fn);
-  if (rc == DART_OK) rc = segment_alloc_shared(t, 2 * sizeof(int), segid, &l->seg, fn);
+  if (rc == DART_OK) rc = segment_alloc_shared(t, 3 * sizeof(int), segid, &l->seg, fn);
   if (rc != DART_OK) {
     MPI_Comm_free(&l->comm);
     return rc;
   }
-  int *words = reinterpret_cast<int *>(l->seg->local_base);
-  words[0] = -1;  // tail: empty queue
-  words[1] = -1;  // next: none
+  int *w = reinterpret_cast<int *>(l->seg->local_base);
+  w[0] = -1;  // tail: empty queue
+  w[1] = -1;  // next: none
+  w[2] = 0;   // hand-over flag (single-node locks)
   MPI_Win_sync(l->seg->win);
   if (l->seg->shm_win != l->seg->win) MPI_Win_sync(l->seg->shm_win);
   DART_MPI(MPI_Barrier(l->comm), fn);
@@ -161,6 +214,11 @@ dart_ret_t dart_lock_acquire(dart_lock_t lock) {
   const char *fn = "dart_lock_acquire";
   DART_TRY(check_lock(lock, fn));
   if (lock->held) return fail(DART_ERR_INVAL, fn, "this unit already holds the lock (not recursive)");
+  if (shm_lock(lock)) {
+    shm_acquire(lock);
+    lock->held = true;
+    return DART_OK;
+  }
   int me = lock->team->myid;
   MPI_Win win = lock->seg->win;
   DART_TRY(reset_next(lock, fn));
@@ -187,6 +245,11 @@ dart_ret_t dart_lock_try_acquire(dart_lock_t lock, int32_t *result) {
   DART_TRY(check_lock(lock, fn));
   if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
   if (lock->held) return fail(DART_ERR_INVAL, fn, "this unit already holds the lock (not recursive)");
+  if (shm_lock(lock)) {
+    lock->held = shm_try_acquire(lock);
+    *result = lock->held ? 1 : 0;
+    return DART_OK;
+  }
   int me = lock->team->myid, empty = -1, old = -2;
   DART_TRY(reset_next(lock, fn));
   DART_MPI(MPI_Compare_and_swap(&me, &empty, &old, MPI_INT, lock->tail_unit, kTail, lock->seg->win), fn);
@@ -202,6 +265,11 @@ dart_ret_t dart_lock_release(dart_lock_t lock) {
   DART_TRY(check_lock(lock, fn));
   if (!lock->held) return fail(DART_ERR_INVAL, fn, "this unit does not hold the lock");
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (shm_lock(lock)) {
+    shm_release(lock);
+    lock->held = false;
+    return DART_OK;
+  }
   int me = lock->team->myid, empty = -1, cur = -2;
   MPI_Win win = lock->seg->win;
   // If I am still the tail, the queue is empty: swing the tail back to -1.
