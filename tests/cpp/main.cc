@@ -20,11 +20,15 @@ int g_rank = 0;
 // Prints every failed assertion and failed test with the rank, on every rank.
 class RankFailurePrinter : public ::testing::EmptyTestEventListener {
  public:
+  // The current test is remembered here: UnitTest::current_test_info() takes a gtest
+  // mutex that is held while part results are reported (it would deadlock).
+  void OnTestStart(const ::testing::TestInfo &ti) override {
+    current_ = std::string(ti.test_suite_name()) + "." + ti.name();
+  }
   void OnTestPartResult(const ::testing::TestPartResult &r) override {
     if (!r.failed()) return;
-    const ::testing::TestInfo *ti = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::fprintf(stderr, "[rank %d] FAILURE in %s.%s at %s:%d\n%s\n", g_rank,
-                 ti ? ti->test_suite_name() : "?", ti ? ti->name() : "?",
+    std::fprintf(stderr, "[rank %d] FAILURE in %s at %s:%d\n%s\n", g_rank,
+                 current_.empty() ? "(outside a test)" : current_.c_str(),
                  r.file_name() ? r.file_name() : "?", r.line_number(), r.message());
     std::fflush(stderr);
   }
@@ -34,7 +38,11 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
                    ti.name());
       std::fflush(stderr);
     }
+    current_.clear();
   }
+
+ private:
+  std::string current_;
 };
 
 }  // namespace

@@ -1,0 +1,110 @@
+// dart_init / dart_exit cycles inside one MPI lifetime: the program initializes MPI
+// itself, DART must neither finalize it nor leave state behind; calls outside a
+// DART lifetime return DART_ERR_NOTINIT.
+#include "prog_common.h"
+
+#include <vector>
+
+namespace {
+
+void calls_outside_lifetime() {
+  CHECK(!dart_initialized());
+  dart_global_unit_t me{-5};
+  size_t n = 77;
+  CHECK_RC(DART_ERR_NOTINIT, dart_myid(&me));
+  CHECK_RC(DART_ERR_NOTINIT, dart_size(&n));
+  CHECK(me.id == -5 && n == 77);
+  CHECK_RC(DART_ERR_NOTINIT, dart_barrier(DART_TEAM_ALL));
+  dart_gptr_t g = DART_GPTR_NULL;
+  CHECK_RC(DART_ERR_NOTINIT, dart_memalloc(4, DART_TYPE_INT, &g));
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &g));
+  CHECK(DART_GPTR_ISNULL(g));
+  int x = 1;
+  CHECK_RC(DART_ERR_NOTINIT, dart_put_blocking(g, &x, 1, DART_TYPE_INT, DART_TYPE_INT));
+  CHECK_RC(DART_ERR_NOTINIT, dart_bcast(&x, 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
+  dart_group_t grp = DART_GROUP_NULL;
+  CHECK_RC(DART_ERR_NOTINIT, dart_group_create(&grp));
+  dart_team_t t = DART_TEAM_NULL;
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_clone(DART_TEAM_ALL, &t));
+  dart_datatype_t dt = DART_TYPE_UNDEFINED;
+  CHECK_RC(DART_ERR_NOTINIT, dart_type_create_custom(8, &dt));
+  size_t nn = 0;
+  CHECK_RC(DART_ERR_NOTINIT, dart_node_count(&nn));
+  CHECK_RC(DART_ERR_NOTINIT, dart_exit());
+  // Allowed at any time.
+  CHECK(dart_strerror(DART_ERR_NOTINIT) != nullptr);
+  CHECK(std::strlen(dart_error_detail()) > 0);
+  CHECK(dart_mpi_version() != nullptr);
+  dart_gptr_t m = DART_GPTR_NULL;
+  CHECK_OK(dart_gptr_make(1, 0, 2, 3, 4, &m));
+  int32_t u = -1;
+  CHECK_OK(dart_gptr_fields(&m, &u, nullptr, nullptr, nullptr, nullptr));
+  CHECK(u == 1);
+}
+
+void little_work(int cycle) {
+  dart_global_unit_t me{-1};
+  size_t n = 0;
+  CHECK_OK(dart_myid(&me));
+  CHECK_OK(dart_size(&n));
+  dart_gptr_t g = DART_GPTR_NULL;
+  CHECK_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &g));
+  const int right = (me.id + 1) % (int)n, left = (me.id + (int)n - 1) % (int)n;
+  dart_gptr_t q = g;
+  dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(right));
+  int v = cycle * 100 + me.id;
+  CHECK_OK(dart_put_blocking(q, &v, 1, DART_TYPE_INT, DART_TYPE_INT));
+  CHECK_OK(dart_barrier(DART_TEAM_ALL));
+  dart_gptr_t mine = g;
+  dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me.id));
+  int *p = nullptr;
+  CHECK_OK(dart_gptr_getaddr(mine, reinterpret_cast<void **>(&p)));
+  CHECK(p && *p == cycle * 100 + left);
+  // A team and a pool allocation, left for dart_exit to clean up every other cycle.
+  dart_team_t t = DART_TEAM_NULL;
+  CHECK_OK(dart_team_clone(DART_TEAM_ALL, &t));
+  dart_gptr_t pg = DART_GPTR_NULL;
+  CHECK_OK(dart_memalloc(16, DART_TYPE_BYTE, &pg));
+  CHECK_OK(dart_barrier(DART_TEAM_ALL));
+  if (cycle % 2 == 0) {
+    CHECK_OK(dart_memfree(pg));
+    CHECK_OK(dart_team_destroy(&t));
+    CHECK_OK(dart_team_memfree(g));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+
+  calls_outside_lifetime();  // before the first dart_init
+  const int cycles = 20;
+  for (int c = 0; c < cycles; ++c) {
+    dart_ret_t rc = (c % 2) ? dart_init(&argc, &argv) : [&] {
+      dart_thread_support_level_t lvl = DART_THREAD_SINGLE;
+      dart_ret_t r = dart_init_thread(&argc, &argv, &lvl);
+      CHECK(lvl == DART_THREAD_SINGLE || lvl == DART_THREAD_MULTIPLE);
+      return r;
+    }();
+    CHECK_OK(rc);
+    if (rc != DART_OK) break;
+    CHECK(dart_initialized());
+    CHECK_RC(DART_ERR_INVAL, dart_init(&argc, &argv));
+    little_work(c);
+    CHECK_OK(dart_exit());
+    CHECK(!dart_initialized());
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    CHECK(init && !fin);  // DART must not finalize an MPI it did not start
+    if (!init || fin) return 1;
+  }
+  calls_outside_lifetime();  // after the last dart_exit
+  int r = prog::finish("prog_init_cycles");
+  MPI_Finalize();
+  return r;
+}

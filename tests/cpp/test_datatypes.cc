@@ -1,0 +1,342 @@
+// Derived datatypes: strided (halo columns), indexed, custom (structs), destruction and
+// type mismatches. Chunked transfers (DART_TRANSFER_CHUNK) are in prog_chunking.cc.
+#include "dart_test.h"
+
+using namespace dtest;
+
+namespace {
+
+constexpr int R = 6, C = 5;  // local block: R rows x C columns, row-major, doubles
+// Segment layout per unit: the R*C block, then a contiguous halo of R doubles.
+constexpr size_t kHaloOff = R * C;
+constexpr size_t kSegElems = R * C + R;
+
+double cell(int unit, int r, int c) { return unit * 1000 + r * 10 + c; }
+
+struct Block {
+  dart_gptr_t g = DART_GPTR_NULL;
+  double *local = nullptr;
+  dart_gptr_t at(int unit, size_t elem) const {
+    dart_gptr_t q = g;
+    dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(unit));
+    dart_gptr_incaddr(&q, (int64_t)(elem * sizeof(double)));
+    return q;
+  }
+};
+
+// Collective.
+void make_block(Block &b) {
+  const int me = myid();
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, kSegElems, DART_TYPE_DOUBLE, &b.g));
+  dart_gptr_getaddr(b.at(me, 0), reinterpret_cast<void **>(&b.local));
+  EXPECT_NE(b.local, nullptr);
+  if (b.local) {
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C; ++c) b.local[r * C + c] = cell(me, r, c);
+    for (int r = 0; r < R; ++r) b.local[kHaloOff + r] = -1;
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
+}  // namespace
+
+// A halo column of a row-major block moves with a strided type, as the source type
+// (local column -> remote contiguous halo) and as the destination type (local contiguous
+// -> remote column), to the right neighbour and to self; and back with gets.
+TEST(Datatypes, StridedHaloColumn) {
+  const int n = nunits(), me = myid();
+  dart_datatype_t col = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, 1, &col));
+  EXPECT_NE(col, DART_TYPE_UNDEFINED);
+  EXPECT_NE(col, DART_TYPE_DOUBLE);
+  for (int target : {(me + 1) % n, me}) {
+    Block b;
+    make_block(b);
+    const int left = target == me ? me : (me + n - 1) % n;
+    // 1. Source strided: my last column -> target's halo (contiguous).
+    std::vector<double> mycol(R * C);
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C; ++c) mycol[r * C + c] = cell(me, r, c);
+    DART_EXPECT_OK(dart_put_blocking(b.at(target, kHaloOff), &mycol[C - 1], R, col, DART_TYPE_DOUBLE));
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    for (int r = 0; b.local && r < R; ++r)
+      EXPECT_EQ(b.local[kHaloOff + r], cell(left, r, C - 1)) << "target " << target << " row " << r;
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    // 2. Destination strided: a contiguous vector -> target's column 0.
+    std::vector<double> v(R);
+    for (int r = 0; r < R; ++r) v[r] = -100.0 * (me + 1) - r;
+    DART_EXPECT_OK(dart_put_blocking(b.at(target, 0), v.data(), R, DART_TYPE_DOUBLE, col));
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    if (b.local)
+      for (int r = 0; r < R; ++r) {
+        EXPECT_EQ(b.local[r * C + 0], -100.0 * (left + 1) - r) << "row " << r;
+        for (int c = 1; c < C; ++c) EXPECT_EQ(b.local[r * C + c], cell(me, r, c)) << "neighbour cell touched";
+      }
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    // 3. Get with a strided source: target's column 2 -> contiguous.
+    std::vector<double> got(R, 0);
+    DART_EXPECT_OK(dart_get_blocking(got.data(), b.at(target, 2), R, col, DART_TYPE_DOUBLE));
+    for (int r = 0; r < R; ++r) EXPECT_EQ(got[r], cell(target, r, 2));
+    // 4. Get with a strided destination: target's halo -> my local column buffer.
+    std::vector<double> cols(R * C, 0.5);
+    DART_EXPECT_OK(dart_get_blocking(&cols[3], b.at(target, kHaloOff), R, DART_TYPE_DOUBLE, col));
+    const int target_left = (target + n - 1) % n;
+    for (int r = 0; r < R; ++r) {
+      EXPECT_EQ(cols[r * C + 3], cell(target == me ? me : target_left, r, C - 1)) << "row " << r;
+      EXPECT_EQ(cols[r * C + 2], 0.5);
+    }
+    // 5. Strided on both sides: target's column 3 -> my buffer's column 1.
+    std::vector<double> both(R * C, 0.5);
+    DART_EXPECT_OK(dart_get_blocking(&both[1], b.at(target, 3), R, col, col));
+    for (int r = 0; r < R; ++r) EXPECT_EQ(both[r * C + 1], cell(target, r, 3));
+    // 6. Non-blocking variants with a strided type.
+    std::vector<double> nb(R, 0);
+    dart_handle_t h = DART_HANDLE_NULL;
+    DART_EXPECT_OK(dart_get_handle(nb.data(), b.at(target, 4), R, col, DART_TYPE_DOUBLE, &h));
+    DART_EXPECT_OK(dart_wait(&h));
+    for (int r = 0; r < R; ++r) EXPECT_EQ(nb[r], cell(target, r, 4));
+    DART_EXPECT_OK(dart_get(nb.data(), b.at(target, 1), R, col, DART_TYPE_DOUBLE));
+    DART_EXPECT_OK(dart_flush(b.at(target, 0)));
+    for (int r = 0; r < R; ++r) EXPECT_EQ(nb[r], cell(target, r, 1));
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    DART_EXPECT_OK(dart_team_memfree(b.g));
+  }
+  // Two columns at once: blocklen 2 (columns 1 and 2).
+  dart_datatype_t col2 = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, 2, &col2));
+  Block b;
+  make_block(b);
+  std::vector<double> two(2 * R, 0);
+  DART_EXPECT_OK(dart_get_blocking(two.data(), b.at((me + 1) % n, 1), 2 * R, col2, DART_TYPE_DOUBLE));
+  for (int r = 0; r < R; ++r) {
+    EXPECT_EQ(two[2 * r], cell((me + 1) % n, r, 1));
+    EXPECT_EQ(two[2 * r + 1], cell((me + 1) % n, r, 2));
+  }
+  // nelem not a multiple of the block length: INVAL.
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(two.data(), b.at(me, 1), 3, col2, DART_TYPE_DOUBLE));
+  // A strided pattern that reaches past the end of the segment: INVAL.
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_get_blocking(two.data(), b.at(me, 1), R + 2, col, DART_TYPE_DOUBLE));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(b.g));
+  DART_EXPECT_OK(dart_type_destroy(&col2));
+  DART_EXPECT_OK(dart_type_destroy(&col));
+  EXPECT_EQ(col, DART_TYPE_UNDEFINED);
+}
+
+TEST(Datatypes, Indexed) {
+  const int n = nunits(), me = myid();
+  const size_t bl[3] = {2, 1, 3}, off[3] = {0, 4, 7};  // 6 elements in an extent of 10
+  dart_datatype_t idx = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_INT, 3, bl, off, &idx));
+  const std::vector<int> pos = {0, 1, 4, 7, 8, 9};
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 40, DART_TYPE_INT, &g));
+  int *local = nullptr;
+  dart_gptr_t mine = g;
+  dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me));
+  dart_gptr_getaddr(mine, reinterpret_cast<void **>(&local));
+  if (local)
+    for (int i = 0; i < 40; ++i) local[i] = -1;
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  dart_gptr_t rg = g;
+  dart_gptr_setunit(&rg, DART_TEAM_UNIT_ID(right));
+  // Destination indexed: 12 contiguous ints -> two patterns at the right neighbour.
+  std::vector<int> src(12);
+  for (int i = 0; i < 12; ++i) src[i] = me * 100 + i;
+  DART_EXPECT_OK(dart_put_blocking(rg, src.data(), 12, DART_TYPE_INT, idx));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  if (local) {
+    std::vector<int> expect(40, -1);
+    for (int k = 0; k < 12; ++k) expect[(k / 6) * 10 + pos[k % 6]] = left * 100 + k;
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(local[i], expect[i]) << "index " << i;
+  }
+  // Source indexed: gather them back.
+  std::vector<int> back(12, 0);
+  DART_EXPECT_OK(dart_get_blocking(back.data(), rg, 12, idx, DART_TYPE_INT));
+  EXPECT_EQ(back, src);
+  // Local indexed buffer as the source of a put to self (after everybody has read).
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  std::vector<int> scattered(20, 0);
+  for (int k = 0; k < 6; ++k) scattered[pos[k]] = 500 + k;
+  DART_EXPECT_OK(dart_put_blocking(mine, scattered.data(), 6, idx, DART_TYPE_INT));
+  for (int k = 0; local && k < 6; ++k) EXPECT_EQ(local[k], 500 + k);
+  // Not a multiple of the pattern's 6 elements: INVAL.
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(back.data(), rg, 5, idx, DART_TYPE_INT));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(rg, src.data(), 7, DART_TYPE_INT, idx));
+  // Four patterns need an extent of 40 ints: exactly fits; five do not.
+  std::vector<int> big(30, 1);
+  DART_EXPECT_OK(dart_get_blocking(big.data(), rg, 24, idx, DART_TYPE_INT));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(big.data(), rg, 30, idx, DART_TYPE_INT));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+  DART_EXPECT_OK(dart_type_destroy(&idx));
+}
+
+namespace {
+struct Rec {  // 24 bytes
+  double a;
+  int64_t b;
+  int32_t c;
+  float d;
+};
+static_assert(sizeof(Rec) == 24, "Rec must be 24 bytes");
+bool same(const Rec &x, const Rec &y) {
+  return x.a == y.a && x.b == y.b && x.c == y.c && x.d == y.d;
+}
+Rec rec(int u, int i) { return Rec{u + i / 8.0, 1000000000000LL * u + i, -u - i, 0.5f * i}; }
+}  // namespace
+
+TEST(Datatypes, Custom24ByteStruct) {
+  const int n = nunits(), me = myid();
+  dart_datatype_t rt = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_custom(sizeof(Rec), &rt));
+  const int K = 5;
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, K, rt, &g));
+  size_t nb = 0;
+  DART_EXPECT_OK(dart_gptr_segment_size(g, &nb));
+  EXPECT_EQ(nb, K * sizeof(Rec));
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  dart_gptr_t rg = g, mine = g;
+  dart_gptr_setunit(&rg, DART_TEAM_UNIT_ID(right));
+  dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me));
+  std::vector<Rec> src(K);
+  for (int i = 0; i < K; ++i) src[i] = rec(me, i);
+  DART_EXPECT_OK(dart_put_blocking(rg, src.data(), K, rt, rt));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  Rec *local = nullptr;
+  dart_gptr_getaddr(mine, reinterpret_cast<void **>(&local));
+  for (int i = 0; local && i < K; ++i)
+    EXPECT_TRUE(same(local[i], rec(left, i))) << "record " << i;
+  std::vector<Rec> back(K);
+  DART_EXPECT_OK(dart_get_blocking(back.data(), rg, K, rt, rt));
+  for (int i = 0; i < K; ++i) EXPECT_TRUE(same(back[i], src[i])) << "record " << i;
+  // Handles and a custom type in a collective.
+  dart_handle_t h = DART_HANDLE_NULL;
+  Rec one = rec(99, 1), got{};
+  DART_EXPECT_OK(dart_get_handle(&got, mine, 1, rt, rt, &h));
+  DART_EXPECT_OK(dart_wait(&h));
+  if (local) {
+    EXPECT_TRUE(same(got, local[0]));
+  }
+  Rec b = me == 0 ? one : Rec{};
+  DART_EXPECT_OK(dart_bcast(&b, 1, rt, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
+  EXPECT_TRUE(same(b, one));
+  std::vector<Rec> all(n);
+  DART_EXPECT_OK(dart_allgather(&src[0], all.data(), 1, rt, DART_TEAM_ALL));
+  for (int u = 0; u < n; ++u) EXPECT_TRUE(same(all[u], rec(u, 0)));
+  // Custom vs basic: different base types.
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(back.data(), rg, 1, rt, DART_TYPE_DOUBLE));
+  // Strided over the custom type: every other record (header: basic or custom base).
+  dart_datatype_t every2 = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_strided(rt, 2, 1, &every2));
+  if (every2 != DART_TYPE_UNDEFINED) {
+    std::vector<Rec> pick(3);
+    DART_EXPECT_OK(dart_get_blocking(pick.data(), rg, 3, every2, rt));
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(same(pick[i], src[2 * i])) << "record " << 2 * i;
+    DART_EXPECT_OK(dart_type_destroy(&every2));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+  DART_EXPECT_OK(dart_type_destroy(&rt));
+}
+
+TEST(Datatypes, DestroyAndUseAfterDestroy) {
+  const int me = myid();
+  dart_datatype_t s = DART_TYPE_UNDEFINED, c = DART_TYPE_UNDEFINED, x = DART_TYPE_UNDEFINED;
+  const size_t bl[1] = {1}, off[1] = {0};
+  DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_INT, 2, 1, &s));
+  DART_EXPECT_OK(dart_type_create_custom(12, &c));
+  DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_INT, 1, bl, off, &x));
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 16, DART_TYPE_INT, &g));
+  dart_gptr_setunit(&g, DART_TEAM_UNIT_ID(me));
+  int buf[16] = {0};
+  for (dart_datatype_t *t : {&s, &c, &x}) {
+    const dart_datatype_t dead = *t;
+    DART_EXPECT_OK(dart_type_destroy(t));
+    EXPECT_EQ(*t, DART_TYPE_UNDEFINED);
+    dart_datatype_t again = dead;
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_destroy(&again));
+    EXPECT_EQ(again, dead);
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(g, buf, 2, dead, dead));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(buf, g, 2, DART_TYPE_INT, dead));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get(buf, g, 2, dead, DART_TYPE_INT));
+    dart_gptr_t ng = DART_GPTR_NULL;
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memalloc(2, dead, &ng));
+    dart_datatype_t derived = DART_TYPE_UNDEFINED;
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_strided(dead, 2, 1, &derived));
+    EXPECT_EQ(derived, DART_TYPE_UNDEFINED);
+  }
+  // Collective with a destroyed type: fails on every unit (no hang).
+  const dart_datatype_t dead = s;  // DART_TYPE_UNDEFINED after destroy
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_bcast(buf, 1, dead, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
+  // Basic types cannot be destroyed.
+  for (dart_datatype_t b : {DART_TYPE_INT, DART_TYPE_DOUBLE, DART_TYPE_BYTE}) {
+    dart_datatype_t t = b;
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_destroy(&t));
+    EXPECT_EQ(t, b);
+  }
+  dart_datatype_t u = DART_TYPE_UNDEFINED;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_destroy(&u));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_destroy(nullptr));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+}
+
+TEST(Datatypes, MismatchedBaseTypes) {
+  const int me = myid();
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 64, DART_TYPE_DOUBLE, &g));
+  dart_gptr_setunit(&g, DART_TEAM_UNIT_ID(me));
+  dart_datatype_t sd = DART_TYPE_UNDEFINED, si = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, 4, 1, &sd));
+  DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_INT, 4, 1, &si));
+  double buf[64] = {0};
+  dart_handle_t h = DART_HANDLE_NULL;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(g, buf, 4, sd, DART_TYPE_INT));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(g, buf, 4, DART_TYPE_FLOAT, DART_TYPE_DOUBLE));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(buf, g, 4, si, sd));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put(g, buf, 4, DART_TYPE_LONG, DART_TYPE_ULONG));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_handle(buf, g, 4, DART_TYPE_DOUBLE, si, &h));
+  EXPECT_EQ(h, DART_HANDLE_NULL);
+  // Same base type: fine.
+  DART_EXPECT_OK(dart_get_blocking(buf, g, 4, sd, DART_TYPE_DOUBLE));
+  DART_EXPECT_OK(dart_put_blocking(g, buf, 4, DART_TYPE_DOUBLE, sd));
+  DART_EXPECT_OK(dart_type_destroy(&sd));
+  DART_EXPECT_OK(dart_type_destroy(&si));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+}
+
+TEST(Datatypes, CreateBadInputs) {
+  dart_datatype_t t = DART_TYPE_UNDEFINED;
+  const size_t bl[2] = {1, 2}, off[2] = {0, 3};
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_strided(DART_TYPE_INT, 4, 1, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_strided(DART_TYPE_UNDEFINED, 4, 1, &t));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_strided(DART_TYPE_LAST, 4, 1, &t));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_INT, 2, bl, off, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_UNDEFINED, 2, bl, off, &t));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_INT, 2, nullptr, off, &t));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_indexed(DART_TYPE_INT, 2, bl, nullptr, &t));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_custom(8, nullptr));
+  EXPECT_EQ(t, DART_TYPE_UNDEFINED);
+  // Strided of strided: the base must be a basic or custom type.
+  dart_datatype_t s = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_INT, 4, 1, &s));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_strided(s, 4, 1, &t));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_type_create_indexed(s, 2, bl, off, &t));
+  EXPECT_EQ(t, DART_TYPE_UNDEFINED);
+  DART_EXPECT_OK(dart_type_destroy(&s));
+  // Many types created and destroyed.
+  for (int i = 0; i < 1000; ++i) {
+    dart_datatype_t a = DART_TYPE_UNDEFINED;
+    if (dart_type_create_strided(DART_TYPE_DOUBLE, 3 + i % 5, 1 + i % 3, &a) != DART_OK ||
+        dart_type_destroy(&a) != DART_OK) {
+      ADD_FAILURE() << "cycle " << i << ": " << dart_error_detail();
+      break;
+    }
+  }
+}

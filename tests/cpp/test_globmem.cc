@@ -1,0 +1,678 @@
+// Global memory: the non-collective pool (dart_memalloc), collective aligned allocation,
+// registration, and every gptr manipulation call.
+#include "dart_test.h"
+
+#include <algorithm>
+
+using namespace dtest;
+
+namespace {
+
+std::vector<int> units_from(int first) {
+  std::vector<int> v;
+  for (int u = first; u < nunits(); ++u) v.push_back(u);
+  return v;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// gptr value semantics
+// ---------------------------------------------------------------------------
+
+TEST(Gptr, SizeAndNull) {
+  EXPECT_EQ(sizeof(dart_gptr_t), 16u);
+  dart_gptr_t n = DART_GPTR_NULL;
+  EXPECT_TRUE(DART_GPTR_ISNULL(n));
+  EXPECT_TRUE(DART_GPTR_EQUAL(n, DART_GPTR_NULL));
+  dart_gptr_t g = n;
+  g.addr_or_offs.offset = 8;
+  EXPECT_FALSE(DART_GPTR_ISNULL(g));
+  EXPECT_FALSE(DART_GPTR_EQUAL(g, n));
+  dart_gptr_t h = g;
+  h.flags = 3;  // flags are not compared
+  EXPECT_TRUE(DART_GPTR_EQUAL(g, h));
+  dart_gptr_setunit(&h, DART_TEAM_UNIT_ID(5));
+  EXPECT_FALSE(DART_GPTR_EQUAL(g, h));
+  EXPECT_EQ(h.unitid, 5);
+  dart_gptr_incaddr(&h, 100);
+  EXPECT_EQ(h.addr_or_offs.offset, 108u);
+  dart_gptr_incaddr(&h, -8);
+  EXPECT_EQ(h.addr_or_offs.offset, 100u);
+}
+
+TEST(Gptr, FieldsMakeRoundTrip) {
+  struct F { int32_t unit, flags; int16_t seg, team; uint64_t off; };
+  const F cases[] = {{0, 0, 0, 0, 0},
+                     {3, 0xff, 7, 2, 0x123456789abcdefULL},
+                     {-1, 0, 0, DART_TEAM_NULL, 0},
+                     {(1 << 23) - 1, 1, -5, 32767, ~0ULL},
+                     {-(1 << 23), 0x80, 32767, 0, 1}};
+  for (const F &c : cases) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_gptr_make(c.unit, c.flags, c.seg, c.team, c.off, &g));
+    EXPECT_EQ(g.unitid, c.unit);
+    EXPECT_EQ((int32_t)g.flags, c.flags);
+    EXPECT_EQ(g.segid, c.seg);
+    EXPECT_EQ(g.teamid, c.team);
+    EXPECT_EQ(g.addr_or_offs.offset, c.off);
+    int32_t u = 0, f = 0;
+    int16_t s = 0, t = 0;
+    uint64_t o = 0;
+    DART_EXPECT_OK(dart_gptr_fields(&g, &u, &f, &s, &t, &o));
+    EXPECT_EQ(u, c.unit);
+    EXPECT_EQ(f, c.flags);
+    EXPECT_EQ(s, c.seg);
+    EXPECT_EQ(t, c.team);
+    EXPECT_EQ(o, c.off);
+    // NULL outputs are allowed ("not wanted").
+    DART_EXPECT_OK(dart_gptr_fields(&g, nullptr, nullptr, &s, nullptr, nullptr));
+  }
+  dart_gptr_t null = DART_GPTR_NULL;
+  int32_t u = 0;
+  DART_EXPECT_OK(dart_gptr_fields(&null, &u, nullptr, nullptr, nullptr, nullptr));
+  EXPECT_EQ(u, -1);
+  // Bad inputs, output untouched.
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_make(1 << 23, 0, 0, 0, 0, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_make(-(1 << 23) - 1, 0, 0, 0, 0, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_make(0, 256, 0, 0, 0, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_make(0, -1, 0, 0, 0, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_make(0, 0, 0, 0, 0, nullptr));
+  EXPECT_TRUE(DART_GPTR_ISNULL(g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_fields(nullptr, &u, nullptr, nullptr, nullptr, nullptr));
+}
+
+// ---------------------------------------------------------------------------
+// dart_memalloc: per-unit pool
+// ---------------------------------------------------------------------------
+
+TEST(Memalloc, AllocWriteFree) {
+  const int me = myid();
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_memalloc(100, DART_TYPE_DOUBLE, &g));
+  EXPECT_EQ(g.unitid, me);
+  EXPECT_EQ(g.segid, DART_SEGMENT_LOCAL);
+  EXPECT_EQ(g.teamid, DART_TEAM_ALL);
+  double *p = nullptr;
+  DART_EXPECT_OK(dart_gptr_getaddr(g, reinterpret_cast<void **>(&p)));
+  ASSERT_NE(p, nullptr);
+  for (int i = 0; i < 100; ++i) p[i] = i * 0.5;
+  std::vector<double> back(100, -1);
+  DART_EXPECT_OK(dart_get_blocking(back.data(), g, 100, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE));
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(back[i], i * 0.5);
+  size_t nb = 0;
+  DART_EXPECT_OK(dart_gptr_segment_size(g, &nb));
+  EXPECT_GE(nb, 100 * sizeof(double));
+  // Several live allocations do not overlap.
+  dart_gptr_t a = DART_GPTR_NULL, b = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_memalloc(7, DART_TYPE_BYTE, &a));
+  DART_EXPECT_OK(dart_memalloc(3, DART_TYPE_LONG_DOUBLE, &b));
+  uint64_t ranges[3][2] = {{g.addr_or_offs.offset, g.addr_or_offs.offset + 800},
+                           {a.addr_or_offs.offset, a.addr_or_offs.offset + 7},
+                           {b.addr_or_offs.offset, b.addr_or_offs.offset + 3 * sizeof(long double)}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      EXPECT_TRUE(ranges[i][1] <= ranges[j][0] || ranges[j][1] <= ranges[i][0]);
+  // Alignment good enough for the element type.
+  EXPECT_EQ(g.addr_or_offs.offset % alignof(double), 0u);
+  EXPECT_EQ(b.addr_or_offs.offset % alignof(long double), 0u);
+  DART_EXPECT_OK(dart_memfree(a));
+  DART_EXPECT_OK(dart_memfree(b));
+  DART_EXPECT_OK(dart_memfree(g));
+}
+
+TEST(Memalloc, ExhaustPoolThenRecover) {
+  const size_t chunk = 1u << 20;
+  std::vector<dart_gptr_t> live;
+  dart_ret_t rc = DART_OK;
+  std::string detail;
+  for (int i = 0; i < 4096; ++i) {  // 4 GiB worth: the default pool is 16 MiB
+    dart_gptr_t g = DART_GPTR_NULL;
+    rc = dart_memalloc(chunk, DART_TYPE_BYTE, &g);
+    if (rc != DART_OK) {
+      detail = dart_error_detail();
+      EXPECT_TRUE(DART_GPTR_ISNULL(g)) << "output written on failure";
+      break;
+    }
+    live.push_back(g);
+  }
+  EXPECT_EQ(rc, DART_ERR_NOMEM) << code_name(rc) << " " << detail;
+  EXPECT_NE(detail.find("DART_POOL_SIZE"), std::string::npos) << detail;
+  const char *env = std::getenv("DART_POOL_SIZE");
+  if (!env) {  // default 16 MiB: between 14 and 16 one-MiB blocks fit
+    EXPECT_GE(live.size(), 14u);
+    EXPECT_LE(live.size(), 16u);
+  }
+  // One too-large request fails at once.
+  dart_gptr_t big = DART_GPTR_NULL;
+  EXPECT_EQ(dart_memalloc((size_t)1 << 40, DART_TYPE_BYTE, &big), DART_ERR_NOMEM);
+  EXPECT_TRUE(DART_GPTR_ISNULL(big));
+  // Free in an interleaved order, then everything fits again.
+  for (size_t i = 0; i < live.size(); i += 2) DART_EXPECT_OK(dart_memfree(live[i]));
+  for (size_t i = 1; i < live.size(); i += 2) DART_EXPECT_OK(dart_memfree(live[i]));
+  std::vector<dart_gptr_t> again;
+  for (size_t i = 0; i < live.size(); ++i) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_memalloc(chunk, DART_TYPE_BYTE, &g));
+    if (!DART_GPTR_ISNULL(g)) again.push_back(g);
+  }
+  EXPECT_EQ(again.size(), live.size()) << "freed pool memory was not reusable";
+  for (auto &g : again) DART_EXPECT_OK(dart_memfree(g));
+  // A single block of almost the whole pool (coalescing works).
+  if (!env && !live.empty()) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_memalloc(live.size() * chunk, DART_TYPE_BYTE, &g));
+    if (!DART_GPTR_ISNULL(g)) {
+      DART_EXPECT_OK(dart_memfree(g));
+    }
+  }
+}
+
+TEST(Memalloc, ManySmallAllocations) {
+  std::vector<dart_gptr_t> v;
+  for (int i = 0; i < 5000; ++i) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    if (dart_memalloc(1 + i % 37, DART_TYPE_INT, &g) != DART_OK) {
+      ADD_FAILURE() << "alloc " << i << ": " << dart_error_detail();
+      break;
+    }
+    v.push_back(g);
+  }
+  std::reverse(v.begin(), v.end());
+  for (auto &g : v) DART_EXPECT_OK(dart_memfree(g));
+}
+
+TEST(Memalloc, BadInputs) {
+  const int n = nunits(), me = myid();
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memalloc(4, DART_TYPE_INT, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memalloc(4, DART_TYPE_UNDEFINED, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memalloc(4, DART_TYPE_LAST, &g));
+  EXPECT_TRUE(DART_GPTR_ISNULL(g));
+
+  // Double free.
+  DART_EXPECT_OK(dart_memalloc(4, DART_TYPE_INT, &g));
+  DART_EXPECT_OK(dart_memfree(g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_memfree(g));
+  // An offset inside an allocation is not an allocation.
+  dart_gptr_t h = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_memalloc(4, DART_TYPE_INT, &h));
+  dart_gptr_t inside = h;
+  dart_gptr_incaddr(&inside, 4);
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_memfree(inside));
+  DART_EXPECT_OK(dart_memfree(h));
+  // Not a pool gptr at all: INVAL.
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memfree(DART_GPTR_NULL));
+  dart_gptr_t coll = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &coll));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memfree(coll));
+  // ... and a pool gptr is no collective segment.
+  dart_gptr_t p = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_memalloc(4, DART_TYPE_INT, &p));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memfree(p));
+
+  // Free of another unit's allocation: every unit sends its gptr to the next one.
+  std::vector<dart_gptr_t> all = allgather_gptr(p);
+  if (n > 1) {
+    dart_gptr_t other = all[(me + 1) % n];
+    DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_memfree(other));
+  }
+  // Unit id out of range inside a pool gptr.
+  dart_gptr_t bad = p;
+  dart_gptr_setunit(&bad, DART_TEAM_UNIT_ID(n));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memfree(bad));
+  dart_gptr_setunit(&bad, DART_TEAM_UNIT_ID(-1));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memfree(bad));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));  // nobody frees before the others tried
+  // Still alive and usable by its owner after the failed frees.
+  int v = 42, r = 0;
+  DART_EXPECT_OK(dart_put_blocking(p, &v, 1, DART_TYPE_INT, DART_TYPE_INT));
+  DART_EXPECT_OK(dart_get_blocking(&r, p, 1, DART_TYPE_INT, DART_TYPE_INT));
+  EXPECT_EQ(r, 42);
+  DART_EXPECT_OK(dart_memfree(p));
+  DART_EXPECT_OK(dart_team_memfree(coll));
+}
+
+TEST(Memalloc, OtherUnitsReachMyPoolMemory) {
+  const int n = nunits(), me = myid();
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_memalloc(n, DART_TYPE_INT, &g));
+  int *p = nullptr;
+  dart_gptr_getaddr(g, reinterpret_cast<void **>(&p));
+  if (p)
+    for (int i = 0; i < n; ++i) p[i] = -1;
+  std::vector<dart_gptr_t> all = allgather_gptr(g);
+  // Unit me writes slot me of every unit's allocation.
+  for (int u = 0; u < n; ++u) {
+    dart_gptr_t q = all[u];
+    dart_gptr_incaddr(&q, me * (int64_t)sizeof(int));
+    int v = 100 * me + u;
+    DART_EXPECT_OK(dart_put_blocking(q, &v, 1, DART_TYPE_INT, DART_TYPE_INT));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  if (p) {
+    for (int i = 0; i < n; ++i) EXPECT_EQ(p[i], 100 * i + me) << "slot " << i;
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_memfree(g));
+}
+
+// ---------------------------------------------------------------------------
+// Collective aligned allocation
+// ---------------------------------------------------------------------------
+
+TEST(TeamMemalloc, AllocFreeOnAllAndSubTeams) {
+  const int n = nunits();
+  std::vector<dart_team_t> teams = {DART_TEAM_ALL};
+  dart_team_t sub = make_team(units_from(n / 2));
+  dart_team_t single = make_team({0});
+  for (dart_team_t t : {sub, single})
+    if (t != DART_TEAM_NULL) teams.push_back(t);
+  for (dart_team_t t : teams) {
+    dart_team_unit_t tme{-1};
+    size_t ts = 0;
+    dart_team_myid(t, &tme);
+    dart_team_size(t, &ts);
+    for (size_t nelem : {(size_t)0, (size_t)1, (size_t)1000, (size_t)100000}) {
+      dart_gptr_t g = DART_GPTR_NULL;
+      DART_EXPECT_OK(dart_team_memalloc_aligned(t, nelem, DART_TYPE_INT, &g));
+      EXPECT_EQ(g.teamid, t);
+      EXPECT_EQ(g.unitid, 0);
+      EXPECT_EQ(g.addr_or_offs.offset, 0u);
+      EXPECT_NE(g.segid, DART_SEGMENT_LOCAL);
+      EXPECT_FALSE(DART_GPTR_ISNULL(g));
+      size_t nb = 99;
+      DART_EXPECT_OK(dart_gptr_segment_size(g, &nb));
+      EXPECT_EQ(nb, nelem * sizeof(int));
+      dart_gptr_t mine = g;
+      dart_gptr_setunit(&mine, tme);
+      // 0 elements: transfers of 0 elements are fine, 1 element is past the end.
+      int x = 7;
+      if (nelem == 0) {
+        DART_EXPECT_OK(dart_put_blocking(mine, &x, 0, DART_TYPE_INT, DART_TYPE_INT));
+        DART_EXPECT_FAIL(DART_ERR_INVAL,
+                         dart_put_blocking(mine, &x, 1, DART_TYPE_INT, DART_TYPE_INT));
+      } else {
+        int *p = nullptr;
+        DART_EXPECT_OK(dart_gptr_getaddr(mine, reinterpret_cast<void **>(&p)));
+        EXPECT_NE(p, nullptr);
+        if (p) {
+          EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % alignof(std::max_align_t), 0u);
+          p[nelem - 1] = 4242 + tme.id;
+        }
+      }
+      DART_EXPECT_OK(dart_barrier(t));
+      if (nelem > 0) {
+        dart_gptr_t last = g;
+        dart_gptr_setunit(&last, DART_TEAM_UNIT_ID((int)((tme.id + 1) % ts)));
+        dart_gptr_incaddr(&last, (int64_t)((nelem - 1) * sizeof(int)));
+        int r = -1;
+        DART_EXPECT_OK(dart_get_blocking(&r, last, 1, DART_TYPE_INT, DART_TYPE_INT));
+        EXPECT_EQ(r, 4242 + (int)((tme.id + 1) % ts));
+      }
+      DART_EXPECT_OK(dart_barrier(t));
+      DART_EXPECT_OK(dart_team_memfree(g));
+      // Double free, and use after free.
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memfree(g));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                       dart_put_blocking(mine, &x, 1, DART_TYPE_INT, DART_TYPE_INT));
+    }
+  }
+  drop_team(single);
+  drop_team(sub);
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
+TEST(TeamMemalloc, ManySegmentsAlive) {
+  std::vector<dart_gptr_t> v(12, DART_GPTR_NULL);
+  for (size_t i = 0; i < v.size(); ++i)
+    DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 16 + i, DART_TYPE_SHORT, &v[i]));
+  for (size_t i = 0; i < v.size(); ++i)
+    for (size_t j = i + 1; j < v.size(); ++j)
+      if (v[i].segid == v[j].segid) ADD_FAILURE() << "segid reused while alive";
+  // Free in a different order than allocated.
+  for (size_t i = 1; i < v.size(); i += 2) DART_EXPECT_OK(dart_team_memfree(v[i]));
+  for (size_t i = 0; i < v.size(); i += 2) DART_EXPECT_OK(dart_team_memfree(v[i]));
+}
+
+TEST(TeamMemalloc, BadInputs) {
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(DART_TEAM_NULL, 4, DART_TYPE_INT, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(-3, 4, DART_TYPE_INT, &g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memalloc_aligned(31000, 4, DART_TYPE_INT, &g));
+  EXPECT_TRUE(DART_GPTR_ISNULL(g));
+  // Unknown segment ids.
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memfree(gptr_of(0, 12345, DART_TEAM_ALL, 0)));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memfree(gptr_of(0, 3000, 31000, 0)));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memfree(DART_GPTR_NULL));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
+// ---------------------------------------------------------------------------
+// Registration of user memory
+// ---------------------------------------------------------------------------
+
+TEST(Register, AlignedPutGetDeregister) {
+  const int n = nunits(), me = myid();
+  const size_t N = 256;
+  std::vector<long long> buf(N, -1);
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memregister_aligned(DART_TEAM_ALL, N, DART_TYPE_LONGLONG, buf.data(), &g));
+  EXPECT_EQ(g.teamid, DART_TEAM_ALL);
+  EXPECT_EQ(g.unitid, 0);
+  dart_gptr_t mine = g;
+  dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me));
+  void *addr = nullptr;
+  DART_EXPECT_OK(dart_gptr_getaddr(mine, &addr));
+  EXPECT_EQ(addr, buf.data()) << "own registered memory is the user buffer";
+  size_t nb = 0;
+  DART_EXPECT_OK(dart_gptr_segment_size(mine, &nb));
+  EXPECT_EQ(nb, N * sizeof(long long));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  // Ring: write my values into the right neighbour's buffer.
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  std::vector<long long> src(N);
+  for (size_t i = 0; i < N; ++i) src[i] = 1000000LL * me + (long long)i;
+  dart_gptr_t t = g;
+  dart_gptr_setunit(&t, DART_TEAM_UNIT_ID(right));
+  DART_EXPECT_OK(dart_put_blocking(t, src.data(), N, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  for (size_t i = 0; i < N; ++i)
+    if (buf[i] != 1000000LL * left + (long long)i) {
+      ADD_FAILURE() << "element " << i << ": " << buf[i];
+      break;
+    }
+  // Read back from the right neighbour.
+  std::vector<long long> back(N, 0);
+  DART_EXPECT_OK(dart_get_blocking(back.data(), t, N, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  EXPECT_EQ(back, src);
+  // Past the end.
+  dart_gptr_t end = t;
+  dart_gptr_incaddr(&end, (int64_t)(N * sizeof(long long)));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(back.data(), end, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  DART_EXPECT_OK(dart_get_blocking(back.data(), end, 0, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  // Registered memory is not collective memory.
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memfree(g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_memfree(g));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memderegister(g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memderegister(g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_get_blocking(back.data(), t, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  // The user memory survives deregistration.
+  buf[0] = 5;
+  EXPECT_EQ(buf[0], 5);
+}
+
+TEST(Register, DifferentSizesPerUnit) {
+  const int n = nunits(), me = myid();
+  // Unit u exposes 3*u ints (unit 0 exposes nothing).
+  const size_t mine_n = 3 * (size_t)me;
+  std::vector<int> buf(mine_n + 1, -1);
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memregister(DART_TEAM_ALL, mine_n, DART_TYPE_INT,
+                                       mine_n ? buf.data() : nullptr, &g));
+  for (int u = 0; u < n; ++u) {
+    dart_gptr_t q = g;
+    dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(u));
+    size_t nb = 999;
+    DART_EXPECT_OK(dart_gptr_segment_size(q, &nb));
+    EXPECT_EQ(nb, 3 * (size_t)u * sizeof(int)) << "unit " << u;
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  // Each unit fills its successor's whole part.
+  const int succ = (me + 1) % n;
+  const size_t sn = 3 * (size_t)succ;
+  std::vector<int> src(sn + 1);
+  for (size_t i = 0; i < sn; ++i) src[i] = 100 * me + (int)i;
+  dart_gptr_t q = g;
+  dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(succ));
+  DART_EXPECT_OK(dart_put_blocking(q, src.data(), sn, DART_TYPE_INT, DART_TYPE_INT));
+  // One element more than the successor has: INVAL.
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(q, src.data(), sn + 1, DART_TYPE_INT, DART_TYPE_INT));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  const int pred = (me + n - 1) % n;
+  for (size_t i = 0; i < mine_n; ++i) EXPECT_EQ(buf[i], 100 * pred + (int)i) << "element " << i;
+  EXPECT_EQ(buf[mine_n], -1) << "write past the registered part";
+  // Get the successor's part back.
+  std::vector<int> back(sn + 1, -5);
+  DART_EXPECT_OK(dart_get_blocking(back.data(), q, sn, DART_TYPE_INT, DART_TYPE_INT));
+  for (size_t i = 0; i < sn; ++i) EXPECT_EQ(back[i], src[i]);
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memderegister(g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memderegister(g));
+}
+
+TEST(Register, OnSubTeam) {
+  const int n = nunits();
+  dart_team_t t = make_team(units_from(n / 2));
+  if (t != DART_TEAM_NULL) {
+    dart_team_unit_t tme{-1};
+    size_t ts = 0;
+    dart_team_myid(t, &tme);
+    dart_team_size(t, &ts);
+    std::vector<double> buf(8, -1.0);
+    dart_gptr_t g = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_team_memregister_aligned(t, 8, DART_TYPE_DOUBLE, buf.data(), &g));
+    EXPECT_EQ(g.teamid, t);
+    dart_gptr_t q = g;
+    dart_gptr_setunit(&q, DART_TEAM_UNIT_ID((int)((tme.id + 1) % ts)));
+    double v[8];
+    for (int i = 0; i < 8; ++i) v[i] = tme.id + i / 10.0;
+    DART_EXPECT_OK(dart_put_blocking(q, v, 8, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE));
+    DART_EXPECT_OK(dart_barrier(t));
+    const int pred = (int)((tme.id + ts - 1) % ts);
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(buf[i], pred + i / 10.0);
+    DART_EXPECT_OK(dart_barrier(t));
+    DART_EXPECT_OK(dart_team_memderegister(g));
+    DART_EXPECT_OK(dart_team_destroy(&t));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
+TEST(Register, BadInputs) {
+  int buf[4];
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, buf, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, buf, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_NULL, 4, DART_TYPE_INT, buf, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, buf, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, buf, &g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memregister(30999, 4, DART_TYPE_INT, buf, &g));
+  EXPECT_TRUE(DART_GPTR_ISNULL(g));
+  // Deregistering what is not registered.
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memderegister(gptr_of(0, -12345, DART_TEAM_ALL, 0)));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memderegister(DART_GPTR_NULL));
+  dart_gptr_t coll = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &coll));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memderegister(coll));
+  DART_EXPECT_OK(dart_team_memfree(coll));
+}
+
+// ---------------------------------------------------------------------------
+// gptr <-> address, flags, node-local addresses
+// ---------------------------------------------------------------------------
+
+TEST(GptrAddr, GetaddrSetaddrIncaddr) {
+  const int n = nunits(), me = myid();
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 64, DART_TYPE_INT, &g));
+  dart_gptr_t mine = g;
+  dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me));
+  char *base = nullptr;
+  DART_EXPECT_OK(dart_gptr_getaddr(mine, reinterpret_cast<void **>(&base)));
+  EXPECT_NE(base, nullptr);
+  // incaddr moves the address by the same number of bytes.
+  dart_gptr_t q = mine;
+  dart_gptr_incaddr(&q, 40);
+  char *p = nullptr;
+  DART_EXPECT_OK(dart_gptr_getaddr(q, reinterpret_cast<void **>(&p)));
+  EXPECT_EQ(p, base + 40);
+  // setaddr round trip.
+  dart_gptr_t r = g;
+  DART_EXPECT_OK(dart_gptr_setaddr(&r, base + 100));
+  EXPECT_EQ(r.unitid, me);
+  EXPECT_EQ(r.segid, g.segid);
+  EXPECT_EQ(r.teamid, g.teamid);
+  EXPECT_EQ(r.addr_or_offs.offset, 100u);
+  char *p2 = nullptr;
+  DART_EXPECT_OK(dart_gptr_getaddr(r, reinterpret_cast<void **>(&p2)));
+  EXPECT_EQ(p2, base + 100);
+  // Another unit's memory: NULL (DART 3.2 meaning of dart_gptr_getaddr).
+  if (n > 1) {
+    dart_gptr_t o = g;
+    dart_gptr_setunit(&o, DART_TEAM_UNIT_ID((me + 1) % n));
+    void *op = reinterpret_cast<void *>(0x1);
+    DART_EXPECT_OK(dart_gptr_getaddr(o, &op));
+    EXPECT_EQ(op, nullptr);
+  }
+  // Bad inputs.
+  void *out = reinterpret_cast<void *>(0x1);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr(mine, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr(gptr_of(me, 12345, DART_TEAM_ALL, 0), &out));
+  dart_gptr_t far = mine;
+  dart_gptr_incaddr(&far, 64 * sizeof(int) + 1);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr(far, &out));
+  dart_gptr_t bu = g;
+  dart_gptr_setunit(&bu, DART_TEAM_UNIT_ID(n));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr(bu, &out));
+  EXPECT_EQ(out, reinterpret_cast<void *>(0x1));
+  dart_gptr_t s = g;
+  int outside = 0;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_setaddr(&s, &outside));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_setaddr(&s, base + 64 * sizeof(int) + 1));
+  EXPECT_TRUE(DART_GPTR_EQUAL(s, g)) << "gptr changed on failure";
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_setaddr(nullptr, base));
+  dart_gptr_t unk = gptr_of(0, 12345, DART_TEAM_ALL, 0);
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_setaddr(&unk, base));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+  // Freed segment.
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr(mine, &out));
+}
+
+TEST(GptrAddr, PoolGetaddrSetaddr) {
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_memalloc(32, DART_TYPE_BYTE, &g));
+  char *p = nullptr;
+  DART_EXPECT_OK(dart_gptr_getaddr(g, reinterpret_cast<void **>(&p)));
+  ASSERT_NE(p, nullptr);
+  dart_gptr_t h = g;
+  DART_EXPECT_OK(dart_gptr_setaddr(&h, p + 5));
+  EXPECT_EQ(h.addr_or_offs.offset, g.addr_or_offs.offset + 5);
+  DART_EXPECT_OK(dart_memfree(g));
+}
+
+TEST(GptrAddr, Flags) {
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &g));
+  dart_gptr_t copy = g;
+  uint16_t f = 0xffff;
+  DART_EXPECT_OK(dart_gptr_getflags(g, &f));
+  EXPECT_EQ(f, 0u);
+  DART_EXPECT_OK(dart_gptr_setflags(&g, 0x1234));
+  EXPECT_EQ(g.flags, 0x34u);
+  f = 0;
+  DART_EXPECT_OK(dart_gptr_getflags(g, &f));
+  EXPECT_EQ(f, 0x1234u);
+  f = 0;
+  DART_EXPECT_OK(dart_gptr_getflags(copy, &f));  // stored per segment
+  EXPECT_EQ(f, 0x1234u);
+  // Bad inputs.
+  uint16_t keep = 0xabcd;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getflags(g, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_setflags(nullptr, 1));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getflags(gptr_of(0, 12345, DART_TEAM_ALL, 0), &keep));
+  dart_gptr_t unk = gptr_of(0, 12345, DART_TEAM_ALL, 0);
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_setflags(&unk, 7));
+  EXPECT_EQ(unk.flags, 0u);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getflags(DART_GPTR_NULL, &keep));
+  EXPECT_EQ(keep, 0xabcd);
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getflags(copy, &keep));
+}
+
+TEST(GptrAddr, NodeAddresses) {
+  const int n = nunits(), me = myid();
+  const int mynode = node_of(me);
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, n, DART_TYPE_INT, &g));
+  int *mine = nullptr;
+  {
+    dart_gptr_t q = g;
+    dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(me));
+    DART_EXPECT_OK(dart_gptr_getaddr(q, reinterpret_cast<void **>(&mine)));
+    void *np = nullptr;
+    DART_EXPECT_OK(dart_gptr_getaddr_node(q, &np));
+    EXPECT_EQ(np, mine) << "own memory: the same address as dart_gptr_getaddr";
+  }
+  if (mine)
+    for (int i = 0; i < n; ++i) mine[i] = -1;
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  // Store into slot `me` of every same-node unit's part; other nodes: INVAL.
+  for (int u = 0; u < n; ++u) {
+    dart_gptr_t q = g;
+    dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(u));
+    dart_gptr_incaddr(&q, me * (int64_t)sizeof(int));
+    int *p = reinterpret_cast<int *>(0x1);
+    if (node_of(u) == mynode) {
+      DART_EXPECT_OK(dart_gptr_getaddr_node(q, reinterpret_cast<void **>(&p)));
+      EXPECT_NE(p, nullptr);
+      if (p && p != reinterpret_cast<int *>(0x1)) *p = 10 * me + u;
+    } else {
+      DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(q, reinterpret_cast<void **>(&p)));
+      EXPECT_EQ(p, reinterpret_cast<int *>(0x1));
+    }
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  if (mine) {
+    for (int v = 0; v < n; ++v)
+      EXPECT_EQ(mine[v], node_of(v) == mynode ? 10 * v + me : -1) << "writer " << v;
+  }
+  // Bad inputs.
+  void *out = reinterpret_cast<void *>(0x1);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(g, nullptr));
+  dart_gptr_t bu = g;
+  dart_gptr_setunit(&bu, DART_TEAM_UNIT_ID(n));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(bu, &out));
+  dart_gptr_setunit(&bu, DART_TEAM_UNIT_ID(-1));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(bu, &out));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr_node(gptr_of(0, 12345, DART_TEAM_ALL, 0), &out));
+  EXPECT_EQ(out, reinterpret_cast<void *>(0x1));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr_node(g, &out));
+}
+
+TEST(GptrAddr, NodeAddressesOfPoolMemory) {
+  const int n = nunits(), me = myid();
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_memalloc(1, DART_TYPE_INT, &g));
+  int *p = nullptr;
+  dart_gptr_getaddr(g, reinterpret_cast<void **>(&p));
+  if (p) *p = -1;
+  std::vector<dart_gptr_t> all = allgather_gptr(g);
+  const int right = (me + 1) % n;
+  int *rp = nullptr;
+  if (node_of(right) == node_of(me)) {
+    DART_EXPECT_OK(dart_gptr_getaddr_node(all[right], reinterpret_cast<void **>(&rp)));
+  } else {
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(all[right], reinterpret_cast<void **>(&rp)));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  if (rp) *rp = 77 + me;
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  const int left = (me + n - 1) % n;
+  if (p) {
+    EXPECT_EQ(*p, node_of(left) == node_of(me) ? 77 + left : -1);
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_memfree(g));
+}
