@@ -51,21 +51,29 @@ inline void check(dart_ret_t rc, const char *call) {
 // Serialization of DART calls and GIL release
 // ---------------------------------------------------------------------------------------
 
-// Every DART call that changes runtime state or communicates runs with this mutex held,
-// so Python threads never enter the core concurrently (the binding initializes MPI with
-// MPI_THREAD_SERIALIZED unless asked for more). Read-only queries skip it.
+// Unless the runtime granted DART_THREAD_MULTIPLE (dart.init_thread()), every DART call
+// that changes runtime state or communicates runs with this mutex held, so Python threads
+// never enter the core concurrently (MPI is initialized with MPI_THREAD_SERIALIZED by
+// default). Read-only queries skip it.
 std::mutex &core_mutex();
+extern bool g_serialize;
 
 // Blocking section: releases the GIL first, then takes the core mutex (the order matters:
 // a thread waiting for the mutex never holds the GIL).
 struct Nogil {
   py::gil_scoped_release release;
-  std::lock_guard<std::mutex> lock{core_mutex()};
+  std::unique_lock<std::mutex> lock{core_mutex(), std::defer_lock};
+  Nogil() {
+    if (g_serialize) lock.lock();
+  }
 };
 
 // Short section that keeps the GIL (cheap, non-blocking calls).
 struct Locked {
-  std::lock_guard<std::mutex> lock{core_mutex()};
+  std::unique_lock<std::mutex> lock{core_mutex(), std::defer_lock};
+  Locked() {
+    if (g_serialize) lock.lock();
+  }
 };
 
 // ---------------------------------------------------------------------------------------

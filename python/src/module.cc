@@ -210,6 +210,8 @@ void raise_dart(dart_ret_t rc, const char *call) {
   throw py::error_already_set();
 }
 
+bool g_serialize = true;
+
 std::mutex &core_mutex() {
   static std::mutex m;
   return m;
@@ -330,6 +332,8 @@ int init_impl(bool thread_multiple, py::handle thread_level) {
   done:;
   }
   if (rc != DART_OK) raise_dart(rc, thread_multiple ? "dart_init_thread" : "dart_init");
+  // Concurrent calls from several threads only where the runtime says it supports them.
+  g_serialize = !(thread_multiple && level == DART_THREAD_MULTIPLE);
   ++g_generation;
   g_pool_other = new_record(DART_TEAM_ALL, DART_SEGMENT_LOCAL, S_NONE, 0);
   g_pool_other->pool = true;
