@@ -41,6 +41,7 @@ from ._core import (  # noqa: F401  (explicit names for readers and type checker
     Lock,
     Op,
     Team,
+    _rebuild_dart_error,
 )
 
 __version__: str = _core.__version__

@@ -405,7 +405,7 @@ unsigned long long comm_to_bits(C c) {
   if constexpr (std::is_pointer<C>::value) {
     return (unsigned long long)reinterpret_cast<uintptr_t>(c);
   } else {
-    return (unsigned long long)(unsigned)c;
+    return (unsigned long long)(long long)(int)c;  // sign-extended, as mpi4py's .handle
   }
 }
 

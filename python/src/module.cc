@@ -531,6 +531,8 @@ py::array view(const Gptr &gp, py::handle shape_h, py::handle dtype_h) {
   int slot = dtype_h.is_none() ? gptr_slot(gp) : slot_of_dtype(dtype_h, fn, "dtype");
   if (slot == S_NONE)
     throw py::type_error(std::string(fn) + ": the gptr carries no dtype; pass dtype=");
+  std::vector<py::ssize_t> shape;
+  if (!shape_h.is_none()) shape = parse_shape(shape_h, fn);  // bad arguments first
   void *addr = nullptr;
   size_t segbytes = 0;
   dart_ret_t rc;
@@ -563,12 +565,7 @@ py::array view(const Gptr &gp, py::handle shape_h, py::handle dtype_h) {
   }
   size_t isz = g_slots[slot].itemsize;
   size_t avail = f.offset <= segbytes ? segbytes - f.offset : 0;
-  std::vector<py::ssize_t> shape;
-  if (shape_h.is_none()) {
-    shape.push_back((py::ssize_t)(avail / isz));
-  } else {
-    shape = parse_shape(shape_h, fn);
-  }
+  if (shape_h.is_none()) shape.push_back((py::ssize_t)(avail / isz));
   size_t need = (size_t)shape_size(shape) * isz;
   if (need > avail)
     throw py::value_error(std::string(fn) + ": argument 'shape' needs " + std::to_string(need) +

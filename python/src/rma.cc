@@ -332,6 +332,9 @@ py::object transfer(bool put, Mode mode, const Gptr &gp, py::handle buf, size_t 
       {"dart_put_blocking", "dart_put", "dart_put_handle"}};
   const char *fn = names[put][(int)mode];
   const char *arg = put ? "array" : "out";
+  if (!is_initialized())  // the C API's first check, before any argument check
+    raise_dart_msg(DART_ERR_NOTINIT, std::string(fn) + " failed: DART is not initialized "
+                                                       "(call dartpy.init() first)");
   Buffer b = describe(buf, !put, false, fn, arg);
   match_slot(gp, b, fn, arg);
   dart_datatype_t rt = rstride ? remote_type(b.slot, rstride, rblock, b.nelem, fn)
@@ -399,9 +402,9 @@ int atomic_slot(const Gptr &gp, py::handle value, py::handle dtype, const char *
   if (!dtype.is_none()) return slot_of_dtype(dtype, fn, "dtype");
   int s = gptr_slot(gp);
   if (s != S_NONE) {
-    if (npy::get().PyArray_Check_(value.ptr())) {
-      auto *p = py::detail::array_proxy(value.ptr());
-      int vs = slot_of_typenum(py::detail::array_descriptor_proxy(p->descr)->type_num);
+    // NumPy values (arrays and scalars) must match; Python numbers are converted.
+    if (py::hasattr(value, "dtype")) {
+      int vs = slot_of_dtype(value.attr("dtype"), fn, "value");
       if (vs != s)
         throw py::type_error(std::string(fn) + ": argument 'value' has dtype " + slot_name(vs) +
                              " but the global memory holds " + slot_name(s));

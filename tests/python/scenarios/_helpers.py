@@ -7,6 +7,8 @@ non-zero exit status instead of a hang.
 
 from __future__ import annotations
 
+import faulthandler
+import os
 import sys
 from typing import Callable, Dict
 
@@ -57,11 +59,24 @@ def same_node(unit: int) -> bool:
     return dart.unit_node(unit) == dart.unit_node(dart.myid())
 
 
+def say(line: str) -> None:
+    """Print one line with a single write (units share the output pipe)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def done(case: str) -> None:
-    print(f"PASS {case} unit {dart.myid()}/{dart.size()}", flush=True)
+    # one write: lines of several units share the pipe
+    sys.stdout.write(f"PASS {case} unit {dart.myid()}/{dart.size()}\n")
+    sys.stdout.flush()
 
 
 def main(cases: Dict[str, Callable[[], None]]) -> None:
+    # A hung unit prints every thread's stack and exits before pytest's timeout kills
+    # the job (the launcher sets the delay).
+    after = float(os.environ.get("DARTPY_TEST_STACKS_AFTER", "0") or 0)
+    if after > 0:
+        faulthandler.dump_traceback_later(after, exit=True)
     case = sys.argv[1]
     if case not in cases:
         raise SystemExit(f"unknown case {case}; known: {', '.join(cases)}")
