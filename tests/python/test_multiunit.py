@@ -98,15 +98,21 @@ def _pids_gone(pids):
 def test_uncaught_exception_aborts_all_units(n):
     """Unit n-1 raises while the others sit in a barrier: all units are gone within 10 s."""
     job = scenario("errors.py", "abort", n, timeout=60)
-    end = time.time()
     assert job.returncode not in (0, None), job.describe()
     raised = [float(x) for x in re.findall(r"RAISING ([0-9.]+\.[0-9]{3})", job.stdout)]
     assert len(raised) == 1, job.describe()
-    assert end - raised[0] < 10.0, f"job took {end - raised[0]:.1f} s after the raise"
     pids = [int(x) for x in re.findall(r"PID (\d+)", job.stdout)]
     assert len(pids) == n, job.describe()
-    gone, alive = _pids_gone(pids)
-    assert gone, f"units still running: {alive}"
+    # mpiexec may return while the killed units are still being torn down: wait for them,
+    # but only up to 10 s after the exception was raised
+    while True:
+        gone, alive = _pids_gone(pids)
+        if gone or time.time() - raised[0] > 10.0:
+            break
+        time.sleep(0.05)
+    end = time.time()
+    assert gone, f"units still running 10 s after the exception: {alive}\n{job.describe()}"
+    assert end - raised[0] < 10.0, f"all units gone only {end - raised[0]:.1f} s after the raise"
     assert "deliberate failure on unit" in job.stderr  # the traceback was printed
     assert f"dartpy: uncaught RuntimeError on unit {n - 1} of {n}" in job.stderr
     assert "UNREACHABLE" not in job.stdout
