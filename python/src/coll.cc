@@ -507,6 +507,7 @@ void team_destroy(py::handle t) {
     Nogil ng;
     rc = dart_team_destroy(&id);
   }
+  direct_cache_invalidate();
   check(rc, "dart_team_destroy");
 }
 

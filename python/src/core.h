@@ -157,6 +157,9 @@ void pending_clear_segment(int16_t team, int16_t seg);
 void pending_clear_all();
 // Forgets the derived datatypes cached for NumPy layouts (at dart.exit).
 void type_cache_clear();
+// Forgets which (team, segment, unit) targets are load/store reachable (at every free,
+// team destruction and exit).
+void direct_cache_invalidate();
 
 // ---------------------------------------------------------------------------------------
 // NumPy buffers

@@ -362,6 +362,7 @@ void exit_impl(bool check_views) {
   }
   pending_clear_all();
   type_cache_clear();
+  direct_cache_invalidate();
   drop_all_records();
   dart_ret_t rc;
   {
@@ -495,6 +496,7 @@ void team_free(const Gptr &gp, bool registered) {
     Nogil ng;
     rc = registered ? dart_team_memderegister(gp.g) : dart_team_memfree(gp.g);
   }
+  direct_cache_invalidate();
   check(rc, fn);
   if (rec) {
     rec->freed = true;

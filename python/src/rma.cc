@@ -146,7 +146,35 @@ std::unordered_map<uint32_t, std::vector<std::pair<int, py::object>>> g_pending;
 
 std::string tname(py::handle h) { return py::str(py::type::handle_of(h).attr("__name__")); }
 
+// ---- same-node targets: small transfers there are copies, not blocking calls ---------
+
+// Direct-mapped cache: (team, segment, unit) -> reachable by load/store. An epoch bump
+// empties it (any free, team destruction or exit).
+struct DirectEntry {
+  uint64_t key = 0, epoch = 0;
+  bool direct = false;
+};
+DirectEntry g_direct[256];
+uint64_t g_direct_epoch = 1;
+constexpr size_t kDirectNoGilBytes = 64 * 1024;
+
+bool known_direct(const dart_gptr_t &g) {
+  GptrFields f = fields(g);
+  uint64_t key = ((uint64_t)(uint16_t)f.teamid << 48) | ((uint64_t)(uint16_t)f.segid << 32) |
+                 (uint32_t)f.unit;
+  DirectEntry &e = g_direct[(key * 0x9E3779B97F4A7C15ull) >> 56];
+  if (e.key == key && e.epoch == g_direct_epoch) return e.direct;
+  void *addr = nullptr;
+  bool direct = dart_gptr_getaddr_node(g, &addr) == DART_OK;
+  e.key = key;
+  e.epoch = g_direct_epoch;
+  e.direct = direct;
+  return direct;
+}
+
 }  // namespace
+
+void direct_cache_invalidate() { ++g_direct_epoch; }
 
 void pending_add(const dart_gptr_t &g, py::handle buf) {
   GptrFields f = fields(g);
@@ -342,7 +370,19 @@ py::object transfer(bool put, Mode mode, const Gptr &gp, py::handle buf, size_t 
   dart_ret_t rc;
   dart_handle_t h = DART_HANDLE_NULL;
   if (mode == Mode::Blocking) {
-    {
+    // A small transfer to a same-node target is a memcpy that cannot block: keep the GIL
+    // (its release costs more than the copy). Everything else releases it.
+    size_t nbytes = b.size * g_slots[b.slot].itemsize;
+    bool done = false;
+    if (nbytes <= kDirectNoGilBytes && known_direct(gp.g)) {
+      std::unique_lock<std::mutex> lk(core_mutex(), std::defer_lock);
+      if (!g_serialize || lk.try_lock()) {
+        rc = put ? dart_put_blocking(gp.g, b.ptr, b.nelem, b.type, rt)
+                 : dart_get_blocking(b.ptr, gp.g, b.nelem, rt, b.type);
+        done = true;
+      }
+    }
+    if (!done) {
       Nogil ng;
       rc = put ? dart_put_blocking(gp.g, b.ptr, b.nelem, b.type, rt)
                : dart_get_blocking(b.ptr, gp.g, b.nelem, rt, b.type);
