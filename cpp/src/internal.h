@@ -57,7 +57,9 @@ inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
 // configuration: the one place that reads DART_* environment variables
 // ---------------------------------------------------------------------------
 struct Config {
+  enum class Wait { Auto, Yield, Sleep };
   int units_per_node = 0;            // DART_UNITS_PER_NODE, 0 = off
+  Wait wait = Wait::Auto;            // DART_WAIT
   size_t pool_size = 16u << 20;      // DART_POOL_SIZE, bytes
   size_t transfer_chunk = 0x7fffffff;  // DART_TRANSFER_CHUNK, elements per MPI call
 };
@@ -202,9 +204,27 @@ struct State {
   PoolAllocator pool;
   std::mutex pool_mutex;
   std::string config_string;
+  // Open MPI: its osc rdma component (the one behind MPI_Win_create windows) segfaults
+  // on a 64-bit MPI_Compare_and_swap whose target is the calling process; see
+  // dart_compare_and_swap in atomic.cc.
+  bool open_mpi = false;
+  // More processes on this machine than cores (or DART_WAIT=sleep): see Backoff.
+  bool oversubscribed = false;
 };
 
 extern State *g;  // nullptr when not initialized
+
+// The pause between two polls of a wait loop (lock hand-over, successor link). The first
+// polls only yield the core. When processes outnumber cores (2-core machines running 4
+// units), the later pauses sleep instead: a yielding waiter stays runnable and keeps
+// the unit it waits for (the lock holder, or the target of its RMA under MPICH, which
+// needs the target to enter MPI) off the CPU for a whole time slice.
+class Backoff {
+ public:
+  void pause();
+ private:
+  unsigned polls_ = 0;
+};
 
 inline dart_ret_t check_init(const char *fn) {
   if (DART_LIKELY(g != nullptr)) return DART_OK;
