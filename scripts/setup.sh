@@ -134,7 +134,8 @@ if [[ ${DART_SKIP_PYTHON:-0} != 1 ]]; then
     if [[ $(cat "$venv/.mpi4py-mpicc" 2>/dev/null) != "$cc" ]] ||
        ! "$py" -c 'import mpi4py; assert int(mpi4py.__version__.split(".")[0]) >= 4' 2>/dev/null; then
       log "$mpi: building mpi4py from source with MPICC=$cc"
-      if ! MPICC=$cc "${pip[@]}" --no-cache-dir --no-binary=mpi4py --force-reinstall \
+      # -g0: mpi4py's generated MPI.c takes minutes to compile with debug info.
+      if ! MPICC=$cc CFLAGS="${CFLAGS:-} -g0" "${pip[@]}" --no-cache-dir --no-binary=mpi4py --force-reinstall \
           --no-deps 'mpi4py>=4'; then
         log "$mpi: mpi4py FAILED"; failed+=("$mpi"); continue
       fi

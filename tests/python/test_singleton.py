@@ -426,3 +426,23 @@ def test_stub_covers_the_public_api():
     missing = public - declared
     assert not missing, f"_core.pyi lacks {sorted(missing)}"
     assert (Path(dart.__file__).parent / "py.typed").exists()
+
+
+def test_registered_memory_in_singleton(d):
+    """team_memregister exposes a NumPy array. Open MPI cannot create the MPI_Win_create
+    window it needs in a singleton process (a documented substrate limit), MPICH can."""
+    a = np.arange(4, dtype=np.float64)
+    if d.build_info()["mpi_flavor"] == "openmpi":
+        with pytest.raises(d.DartError, match="MPI_Win_create") as e:
+            d.team_memregister(d.TEAM_ALL, a)
+        assert e.value.code == d.ERR_OTHER
+        return
+    g = d.team_memregister(d.TEAM_ALL, a)
+    refs = sys.getrefcount(a)
+    out = np.zeros(4)
+    d.get_blocking(out, g)
+    assert np.array_equal(out, a)
+    d.put_blocking(g + 1, np.array([-1.0]))
+    assert a[1] == -1.0
+    d.team_memderegister(g)
+    assert sys.getrefcount(a) == refs - 1  # the registration released the array

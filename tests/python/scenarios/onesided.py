@@ -239,6 +239,25 @@ def pool_and_untyped(me, n, right, left):
     dart.team_memfree(g)
 
 
+def registered(me, n, right, left):
+    """team_memregister: NumPy arrays exposed as global memory (kept alive by dartpy)."""
+    arr = np.zeros(6, np.int32)
+    g = dart.team_memregister(dart.TEAM_ALL, arr)
+    assert g.segid < 0 and g.dtype == np.int32
+    import sys
+    assert sys.getrefcount(arr) >= 3  # the registration holds the array
+    dart.barrier()
+    dart.put_blocking(g.setunit(right), np.full(6, 50 + me, np.int32))
+    dart.barrier()
+    assert (arr == 50 + left).all(), arr
+    out = np.zeros(3, np.int32)
+    dart.get_blocking(out, g.setunit(right) + 3)
+    assert (out == 50 + me).all()
+    dart.barrier()
+    dart.team_memderegister(g)
+    raises(dart.DartError, dart.get_blocking, out, g, code=dart.ERR_NOTFOUND)
+
+
 def onesided():
     dart.init()
     me, n = dart.myid(), dart.size()
@@ -249,6 +268,7 @@ def onesided():
     faces_3d(me, n, right, left)
     handles_and_flush(me, n, right, left)
     pool_and_untyped(me, n, right, left)
+    registered(me, n, right, left)
     done("onesided")
     dart.exit()
 
