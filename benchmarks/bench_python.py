@@ -5,7 +5,9 @@
                   DART_UNITS_PER_NODE=1)
   --impl mpi4py   mpi4py on the same MPI: Win.Put / Win.Get + Win.Flush on a Win.Allocate
                   window (placement `remote`, the RMA path), and a NumPy copy into / out of
-                  the peer's part of a Win.Allocate_shared window (placement `node`)
+                  the peer's part of a Win.Allocate_shared window (placement `node`);
+                  also impl `mpi4py-create-shm`: Put/Get + Flush on a Win.Create window over
+                  the shared segment, the window kind DART uses for `remote`
 
 Same method and CSV columns as bench_common.h: rank 0 calibrates a batch size K so that a
 batch takes >= --batch-us, runs one warm-up batch and R timed batches (31; 21 from 1 MiB;
@@ -162,6 +164,30 @@ def bench_mpi4py(opts, sizes, out):
     swin = MPI.Win.Allocate_shared(maxb, 1, comm=comm)
     buf, _ = swin.Shared_query(1)
     peer = np.frombuffer(buf, np.uint8, count=maxb)
+    # DART's own RMA window kind (Win.Create over the shared segment): the same MPI path
+    # as dartpy's `remote` rows, so the difference is per-call overhead only
+    mine, _ = swin.Shared_query(me)
+    cwin = MPI.Win.Create(mine, 1, comm=comm)
+    cwin.Lock_all(MPI.MODE_NOCHECK)
+    for n in sizes:
+        s, d = src[:n], dst[:n]
+
+        def put_body(k, s=s):
+            for _ in range(k):
+                cwin.Put(s, 1)
+                cwin.Flush(1)
+
+        def get_body(k, d=d):
+            for _ in range(k):
+                cwin.Get(d, 1)
+                cwin.Flush(1)
+
+        h.run("mpi4py-create-shm", "put", n, "remote", put_body)
+        h.run("mpi4py-create-shm", "get", n, "remote", get_body)
+    cwin.Unlock_all()
+    comm.Barrier()
+    cwin.Free()
+    del mine
     swin.Lock_all(MPI.MODE_NOCHECK)
     for n in sizes:
         s, d, p = src[:n], dst[:n], peer[:n]
