@@ -139,7 +139,11 @@ struct Segment {
   size_t local_size = 0;
   std::vector<char *> direct;   // per team unit: load/store base, nullptr if not reachable
   std::vector<size_t> sizes;    // per team unit, only when !aligned
+  // Per team unit: window displacement of DART offset 0, when `win` is the shared window
+  // and MPI's parts were not 64-byte aligned (globmem.cc); empty means all 0.
+  std::vector<uint64_t> pads;
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
+  uint64_t pad_of(int unit) const { return pads.empty() ? 0 : pads[unit]; }
 };
 
 struct Team {
@@ -288,7 +292,7 @@ inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn,
   t->direct = base ? base + off : nullptr;
   t->win = seg->win;
   t->rank = unit;
-  t->disp = off;
+  t->disp = off + seg->pad_of(unit);
   t->seg = seg;
   return DART_OK;
 }
