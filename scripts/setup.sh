@@ -125,9 +125,12 @@ if [[ ${DART_SKIP_PYTHON:-0} != 1 ]]; then
       fi
     fi
     pip=("$py" -m pip install -q --disable-pip-version-check)
-    if ! "$py" -c 'import numpy, pytest' 2>/dev/null; then
-      log "$mpi: pip install numpy pytest"
-      "${pip[@]}" numpy pytest || { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
+    # numpy and pytest for dartpy and its tests; nbclient, ipykernel and matplotlib for the
+    # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot.
+    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib' 2>/dev/null; then
+      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib"
+      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib ||
+        { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
     fi
     # mpi4py: rebuilt when missing, broken, or built with another wrapper. No pip cache:
     # a wheel built against the other MPI must never be reused.

@@ -17,7 +17,6 @@ current and the next iterate). Per iteration: a barrier, the four halos by DART 
 waits, then updates the block's outer ring.
 """
 import argparse
-import sys
 import time
 
 import numpy as np
@@ -53,23 +52,15 @@ def stencil(u, un, a0, a1, b0, b1):
                                    + (u[a0:a1, b0 - 1:b1 - 1] + u[a0:a1, b0 + 1:b1 + 1]))
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nx", type=int, required=True)
-    ap.add_argument("--ny", type=int, required=True)
-    ap.add_argument("--iters", type=int, required=True)
-    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
-    ap.add_argument("--out", default="")
-    args = ap.parse_args()
-    if args.nx < 3 or args.ny < 3 or args.iters < 0:
-        ap.error("every grid size must be at least 3 and --iters >= 0")
-    nx, ny, nonblocking = args.nx, args.ny, args.mode == "nonblocking"
-
-    dart.init()
+def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None):
+    """Runs the iteration on all units (collective). Returns (field, t_compute, t_halo):
+    the final global field on unit 0 (None elsewhere) and this unit's seconds of compute
+    and halo exchange. on_snapshot(iteration, field) runs on unit 0 every snapshot_every
+    iterations (and for the initial field) with the gathered global field."""
     me, n = dart.myid(), dart.size()
     px, py = dims_create(n, 2)
     if nx < px or ny < py:
-        sys.exit(f"heat2d: grid {nx} x {ny} is too small for {px} x {py} units")
+        raise ValueError(f"grid {nx} x {ny} is too small for {px} x {py} units")
 
     def block_of(unit):  # ((row start, rows), (column start, columns)) of a unit
         return block(nx, px, unit // py), block(ny, py, unit % py)
@@ -93,7 +84,8 @@ def main():
         u[k][:, :] = 0.0
         u[k][1:-1, 1:-1] = np.where(i == 0, 1.0, np.where(j == 0, 0.5, 0.0))
 
-    # The halos: (neighbour, element offset there, remote stride, destination view here).
+    # The halos: (neighbour, element offset there, remote stride (0: a row), my row, my
+    # column). Rows are contiguous; columns are strided here and there.
     halos = []
     if (nb := unit_at(cx - 1, cy)) >= 0:  # north: its last row -> my row 0
         (_, nr), (_, nc) = block_of(nb)
@@ -109,7 +101,7 @@ def main():
         halos.append((nb, (nc + 2) + 1, nc + 2, 1, lny + 1))
 
     def exchange(cur):
-        """Starts (nonblocking) or does (blocking) the four halo gets of iterate cur."""
+        """Starts (nonblocking) or does (blocking) the halo gets of iterate cur."""
         handles = []
         for nb, off, stride, a, b in halos:
             src = fields[cur].gptr_of(nb) + off
@@ -120,6 +112,18 @@ def main():
                 dart.get_blocking(dst, src, remote_stride=stride)
         return handles
 
+    def gather(cur):
+        """Unit 0 gets every block (one strided get each); None on the other units."""
+        if me != 0:
+            return None
+        glob = np.zeros((nx, ny), dtype="<f8")
+        for unit in range(n):
+            (ri, rn), (rj, rc) = block_of(unit)
+            dart.get_blocking(glob[ri:ri + rn, rj:rj + rc],
+                              fields[cur].gptr_of(unit) + (rc + 2) + 1,
+                              remote_stride=rc + 2, remote_blocklen=rc)
+        return glob
+
     # Local rows/columns whose global point is updated (not on the global boundary).
     a0, a1 = max(1, 1 - i0 + 1), min(lnx, nx - 2 - i0 + 1) + 1
     b0, b1 = max(1, 1 - j0 + 1), min(lny, ny - 2 - j0 + 1) + 1
@@ -128,7 +132,11 @@ def main():
 
     t_halo = t_compute = 0.0
     cur, unew = 0, None
-    for _ in range(args.iters):
+    if on_snapshot and snapshot_every > 0:
+        dart.barrier()
+        if me == 0:
+            on_snapshot(0, gather(cur))
+    for it in range(1, iters + 1):
         unew = u[1 - cur]
         t0 = time.perf_counter()
         dart.barrier()  # neighbours are done writing iterate `cur`
@@ -150,35 +158,51 @@ def main():
             t_halo += (t1 - t0) + (t3 - t2)
             t_compute += (t2 - t1) + (time.perf_counter() - t3)
         cur = 1 - cur
+        if on_snapshot and snapshot_every > 0 and it % snapshot_every == 0 and it < iters:
+            dart.barrier()
+            if me == 0:
+                on_snapshot(it, gather(cur))
     dart.barrier()
+    glob = gather(cur)
+    if on_snapshot and snapshot_every > 0 and me == 0:
+        on_snapshot(iters, glob)
+    dart.barrier()  # nobody frees before unit 0 has gathered
+    del u, unew
+    for f in fields:
+        f.free()
+    return glob, t_compute, t_halo
 
-    # Unit 0 gathers every block (one strided get each) and writes the file.
-    glob = np.zeros((nx, ny), dtype="<f8")
-    if me == 0:
-        for unit in range(n):
-            (ri, rn), (rj, rc) = block_of(unit)
-            dart.get_blocking(glob[ri:ri + rn, rj:rj + rc],
-                              fields[cur].gptr_of(unit) + (rc + 2) + 1,
-                              remote_stride=rc + 2, remote_blocklen=rc)
-        if args.out:
-            glob.tofile(args.out)
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nx", type=int, required=True)
+    ap.add_argument("--ny", type=int, required=True)
+    ap.add_argument("--iters", type=int, required=True)
+    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+    if args.nx < 3 or args.ny < 3 or args.iters < 0:
+        ap.error("every grid size must be at least 3 and --iters >= 0")
+    nonblocking = args.mode == "nonblocking"
+
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    glob, t_compute, t_halo = solve(args.nx, args.ny, args.iters, nonblocking)
+    if me == 0 and args.out:
+        glob.tofile(args.out)
     times = np.zeros(2)
     dart.allreduce(np.array([t_halo, t_compute]), times, dart.OP_MAX)
     halo, compute = times
     if me == 0:
+        px, py = dims_create(n, 2)
         per = 1e6 / args.iters if args.iters > 0 else 0.0
-        mode = "nonblocking" if nonblocking else "blocking"
         print(f"heat2d (Python): {n} units ({px} x {py}) on {dart.node_count()} node(s), "
-              f"grid {nx} x {ny}, {args.iters} iterations, {mode}")
+              f"grid {args.nx} x {args.ny}, {args.iters} iterations, {args.mode}")
         print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
               f"{halo * per:.2f} us (max over units)")
         print(f"checksum: {float(np.add.accumulate(glob.ravel())[-1]):.17g}")
         if args.out:
             print(f"wrote {args.out}")
-    dart.barrier()
-    del u, unew
-    for f in fields:
-        f.free()
     dart.exit()
 
 
