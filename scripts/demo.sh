@@ -1,31 +1,54 @@
 #!/usr/bin/env bash
-# Set everything up (scripts/setup.sh), then compile examples/c/hello_dart.c against the
-# INSTALLED MPICH build with dart-config, exactly as a user would, and run it on 4 units.
+# The main demo: set everything up (scripts/setup.sh; MPICH only unless DART_MPIS says
+# otherwise), then run heat2d on 4 units in Python and in Fortran, show that the two
+# output files are identical byte for byte, and plot the field.
 #
 #   bash scripts/demo.sh
+#
+# Environment: DART_MPIS (default mpich; the first one listed runs the demo),
+# DEMO_NX, DEMO_NY, DEMO_ITERS (default 96 x 128, 2000 iterations). Output in _demo/.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PREFIX=${DART_PREFIX_BASE:-$REPO/_install}/mpich
-SRC=$REPO/examples/c/hello_dart.c
-OUT=$REPO/_build/demo/hello_dart
+export DART_MPIS=${DART_MPIS:-mpich}
+NX=${DEMO_NX:-96}
+NY=${DEMO_NY:-128}
+ITERS=${DEMO_ITERS:-2000}
 
-if [[ ! -f $SRC ]]; then
-  echo "[demo] error: $SRC does not exist yet (the hello-world example is not written)" >&2
-  exit 1
-fi
-
-# Builds and installs every MPI in DART_MPIS (default both); the demo uses the MPICH one.
 bash "$REPO/scripts/setup.sh"
 
-dart_config=$PREFIX/bin/dart-config
-[[ -x $dart_config ]] || { echo "[demo] error: $dart_config missing (is mpich in DART_MPIS?)" >&2; exit 1; }
+mpi=${DART_MPIS%% *}
+py=$REPO/_venv/$mpi/bin/python
+heat_f=$REPO/_build/$mpi/examples/heat2d_f
+out=$REPO/_demo
+mkdir -p "$out"
+case $mpi in
+  mpich) run=(/usr/bin/mpiexec.mpich -n 4) ;;
+  openmpi)
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    run=(/usr/bin/mpiexec.openmpi --oversubscribe -n 4) ;;
+  *) echo "[demo] unknown MPI '$mpi'" >&2; exit 1 ;;
+esac
+[[ -x $py && -x $heat_f ]] || { echo "[demo] missing $py or $heat_f" >&2; exit 1; }
 
-mkdir -p "$(dirname "$OUT")"
-echo "[demo] compiling $SRC with $dart_config"
-# Word splitting of the dart-config output is intended.
-# shellcheck disable=SC2046
-"$("$dart_config" --cc)" "$SRC" $("$dart_config" --cflags) $("$dart_config" --libs) -o "$OUT"
+args=(--nx "$NX" --ny "$NY" --iters "$ITERS" --mode nonblocking)
+echo
+echo "[demo] heat2d, ${NX} x ${NY} grid, $ITERS Jacobi iterations, 4 units ($mpi), halos by DART gets"
+echo "[demo] Python:  ${run[*]} python examples/python/heat2d.py ${args[*]}"
+"${run[@]}" "$py" "$REPO/examples/python/heat2d.py" "${args[@]}" --out "$out/heat2d_python.bin" \
+  | sed 's/^/    /'
+echo "[demo] Fortran: ${run[*]} _build/$mpi/examples/heat2d_f ${args[*]}"
+"${run[@]}" "$heat_f" "${args[@]}" --out "$out/heat2d_fortran.bin" | sed 's/^/    /'
 
-echo "[demo] mpiexec.mpich -n 4 $OUT"
-exec "$("$dart_config" --mpiexec)" -n 4 "$OUT"
+if cmp -s "$out/heat2d_python.bin" "$out/heat2d_fortran.bin"; then
+  sum=$(sha256sum "$out/heat2d_python.bin" | cut -c1-16)
+  echo "[demo] the Python and Fortran fields are identical, byte for byte" \
+       "($((NX * NY)) float64 values, sha256 $sum...)"
+else
+  echo "[demo] ERROR: the Python and Fortran fields differ" >&2
+  cmp "$out/heat2d_python.bin" "$out/heat2d_fortran.bin" >&2 || true
+  exit 1
+fi
+"$py" "$REPO/examples/python/plot_field.py" "$out/heat2d_python.bin" "$NX" "$NY" \
+  --png "$out/heat2d.png" --title "heat2d: $NX x $NY, $ITERS iterations, 4 units"
+echo "[demo] plot of the field: $out/heat2d.png"
