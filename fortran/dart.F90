@@ -5,7 +5,9 @@
 ! `errmsg`): on failure `stat` receives the DART code (DART_ERR_INVAL, ...) and `errmsg`
 ! the text "<function>: <detail>"; without `stat`, a failure prints
 ! "DART error on unit <id>: <function>: <detail>" to error_unit and aborts the whole job
-! (dart_abort -> MPI_Abort). Outputs are written only on success. Unit ids are 0-based.
+! (dart_abort -> MPI_Abort). Outputs are written only on success: they are
+! intent(inout), since intent(out) would make them undefined on entry. Unit ids are
+! 0-based.
 !
 ! Layout of the library (the style of MPICH's mpi_f08):
 !   dart_c_binding     private: raw bind(C) interfaces, interoperable types, constants
@@ -137,11 +139,13 @@ module dart
   interface dart_node_count
     module procedure dart_node_count_i4, dart_node_count_i8
   end interface
+  ! Comparisons: gptrs as DART_GPTR_EQUAL; handles, groups and locks by identity (so
+  ! that `h == DART_HANDLE_NULL` works as in C).
   interface operator(==)
-    module procedure gptr_eq
+    module procedure gptr_eq, handle_eq, group_eq, lock_eq
   end interface
   interface operator(/=)
-    module procedure gptr_ne
+    module procedure gptr_ne, handle_ne, group_ne, lock_ne
   end interface
 
   ! ---- explicit C-style specifics: (buffer, nelem, datatype(s), ...) as in C -----------
@@ -231,7 +235,7 @@ contains
   !> Like dart_init, asking MPI for MPI_THREAD_MULTIPLE; thread_safety receives the level
   !> provided (DART_THREAD_MULTIPLE or DART_THREAD_SINGLE).
   subroutine dart_init_thread(thread_safety, stat, errmsg)
-    integer, intent(out) :: thread_safety
+    integer, intent(inout) :: thread_safety
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc, level
@@ -268,7 +272,7 @@ contains
 
   !> The calling unit's id in DART_TEAM_ALL (0-based).
   subroutine dart_myid(myid, stat, errmsg)
-    integer(DART_UNIT_KIND), intent(out) :: myid
+    integer(DART_UNIT_KIND), intent(inout) :: myid
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -278,7 +282,7 @@ contains
 
   !> Number of units in DART_TEAM_ALL.
   subroutine dart_size_i8(size, stat, errmsg)
-    integer(int64), intent(out) :: size
+    integer(int64), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -289,7 +293,7 @@ contains
   end subroutine dart_size_i8
 
   subroutine dart_size_i4(size, stat, errmsg)
-    integer(int32), intent(out) :: size
+    integer(int32), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -389,7 +393,7 @@ contains
   subroutine dart_group_ismember(g, unitid, ismember, stat, errmsg)
     type(dart_group), intent(in) :: g
     integer(DART_UNIT_KIND), intent(in) :: unitid
-    logical, intent(out) :: ismember
+    logical, intent(inout) :: ismember
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -403,7 +407,7 @@ contains
   !> Number of units in g.
   subroutine dart_group_size_i8(g, size, stat, errmsg)
     type(dart_group), intent(in) :: g
-    integer(int64), intent(out) :: size
+    integer(int64), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -416,7 +420,7 @@ contains
 
   subroutine dart_group_size_i4(g, size, stat, errmsg)
     type(dart_group), intent(in) :: g
-    integer(int32), intent(out) :: size
+    integer(int32), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -454,7 +458,7 @@ contains
   subroutine dart_group_split(g, n, nout, gout, stat, errmsg)
     type(dart_group), intent(in) :: g
     integer, intent(in) :: n
-    integer, intent(out) :: nout
+    integer, intent(inout) :: nout
     type(dart_group), intent(inout), target, contiguous :: gout(:)
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
@@ -492,7 +496,7 @@ contains
   subroutine dart_team_create(teamid, group, newteam, stat, errmsg)
     integer(DART_TEAM_KIND), intent(in) :: teamid
     type(dart_group), intent(in) :: group
-    integer(DART_TEAM_KIND), intent(out) :: newteam
+    integer(DART_TEAM_KIND), intent(inout) :: newteam
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -518,7 +522,7 @@ contains
   !> A new team with the members of team (collective over them).
   subroutine dart_team_clone(team, newteam, stat, errmsg)
     integer(DART_TEAM_KIND), intent(in) :: team
-    integer(DART_TEAM_KIND), intent(out) :: newteam
+    integer(DART_TEAM_KIND), intent(inout) :: newteam
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -533,7 +537,7 @@ contains
   !> The calling unit's id in teamid.
   subroutine dart_team_myid(teamid, myid, stat, errmsg)
     integer(DART_TEAM_KIND), intent(in) :: teamid
-    integer(DART_UNIT_KIND), intent(out) :: myid
+    integer(DART_UNIT_KIND), intent(inout) :: myid
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -545,7 +549,7 @@ contains
   !> Number of units in teamid.
   subroutine dart_team_size_i8(teamid, size, stat, errmsg)
     integer(DART_TEAM_KIND), intent(in) :: teamid
-    integer(int64), intent(out) :: size
+    integer(int64), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -558,7 +562,7 @@ contains
 
   subroutine dart_team_size_i4(teamid, size, stat, errmsg)
     integer(DART_TEAM_KIND), intent(in) :: teamid
-    integer(int32), intent(out) :: size
+    integer(int32), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -573,7 +577,7 @@ contains
   subroutine dart_team_unit_l2g(team, localid, globalid, stat, errmsg)
     integer(DART_TEAM_KIND), intent(in) :: team
     integer(DART_UNIT_KIND), intent(in) :: localid
-    integer(DART_UNIT_KIND), intent(out) :: globalid
+    integer(DART_UNIT_KIND), intent(inout) :: globalid
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -586,7 +590,7 @@ contains
   subroutine dart_team_unit_g2l(team, globalid, localid, stat, errmsg)
     integer(DART_TEAM_KIND), intent(in) :: team
     integer(DART_UNIT_KIND), intent(in) :: globalid
-    integer(DART_UNIT_KIND), intent(out) :: localid
+    integer(DART_UNIT_KIND), intent(inout) :: localid
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -851,7 +855,7 @@ contains
   !> The 16-bit flags stored for gptr's segment (0 .. 65535).
   subroutine dart_gptr_getflags(gptr, flags, stat, errmsg)
     type(dart_gptr), intent(in) :: gptr
-    integer, intent(out) :: flags
+    integer, intent(inout) :: flags
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -882,7 +886,7 @@ contains
   !> Bytes of gptr's segment at gptr's unit (DART-MPI extension).
   subroutine dart_gptr_segment_size_i8(gptr, nbytes, stat, errmsg)
     type(dart_gptr), intent(in) :: gptr
-    integer(int64), intent(out) :: nbytes
+    integer(int64), intent(inout) :: nbytes
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -895,7 +899,7 @@ contains
 
   subroutine dart_gptr_segment_size_i4(gptr, nbytes, stat, errmsg)
     type(dart_gptr), intent(in) :: gptr
-    integer(int32), intent(out) :: nbytes
+    integer(int32), intent(inout) :: nbytes
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1013,6 +1017,46 @@ contains
     gptr_ne = .not. dart_gptr_equal(a, b)
   end function gptr_ne
 
+  !> Two C pointers name the same object (both null counts as equal).
+  logical function same_ptr(a, b)
+    type(c_ptr), intent(in) :: a, b
+    if (.not. c_associated(a)) then
+      same_ptr = .not. c_associated(b)
+    else
+      same_ptr = c_associated(a, b)
+    end if
+  end function same_ptr
+
+  logical function handle_eq(a, b)
+    type(dart_handle), intent(in) :: a, b
+    handle_eq = same_ptr(dartf_handle_ptr(a), dartf_handle_ptr(b))
+  end function handle_eq
+
+  logical function handle_ne(a, b)
+    type(dart_handle), intent(in) :: a, b
+    handle_ne = .not. handle_eq(a, b)
+  end function handle_ne
+
+  logical function group_eq(a, b)
+    type(dart_group), intent(in) :: a, b
+    group_eq = same_ptr(dartf_group_ptr(a), dartf_group_ptr(b))
+  end function group_eq
+
+  logical function group_ne(a, b)
+    type(dart_group), intent(in) :: a, b
+    group_ne = .not. group_eq(a, b)
+  end function group_ne
+
+  logical function lock_eq(a, b)
+    type(dart_lock), intent(in) :: a, b
+    lock_eq = same_ptr(dartf_lock_ptr(a), dartf_lock_ptr(b))
+  end function lock_eq
+
+  logical function lock_ne(a, b)
+    type(dart_lock), intent(in) :: a, b
+    lock_ne = .not. lock_eq(a, b)
+  end function lock_ne
+
   ! =====================================================================================
   ! Completion of non-blocking transfers
   ! =====================================================================================
@@ -1065,7 +1109,7 @@ contains
   !> is released and becomes DART_HANDLE_NULL).
   subroutine dart_test(handle, is_finished, stat, errmsg)
     type(dart_handle), intent(inout) :: handle
-    logical, intent(out) :: is_finished
+    logical, intent(inout) :: is_finished
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1078,7 +1122,7 @@ contains
   !> is_finished = whether all transfers completed (then all handles are released).
   subroutine dart_testall(handles, is_finished, stat, errmsg)
     type(dart_handle), intent(inout), target, contiguous :: handles(:)
-    logical, intent(out) :: is_finished
+    logical, intent(inout) :: is_finished
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1091,7 +1135,7 @@ contains
   !> result = whether the transfer completed locally (then the handle is released).
   subroutine dart_test_local(handle, result, stat, errmsg)
     type(dart_handle), intent(inout) :: handle
-    logical, intent(out) :: result
+    logical, intent(inout) :: result
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1105,7 +1149,7 @@ contains
   !> result = whether all transfers completed locally (then all handles are released).
   subroutine dart_testall_local(handles, result, stat, errmsg)
     type(dart_handle), intent(inout), target, contiguous :: handles(:)
-    logical, intent(out) :: result
+    logical, intent(inout) :: result
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1193,7 +1237,7 @@ contains
   subroutine dart_type_create_strided_i8(basetype, stride, blocklen, newtype, stat, errmsg)
     integer(DART_DATATYPE_KIND), intent(in) :: basetype
     integer(int64), intent(in) :: stride, blocklen
-    integer(DART_DATATYPE_KIND), intent(out) :: newtype
+    integer(DART_DATATYPE_KIND), intent(inout) :: newtype
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1212,7 +1256,7 @@ contains
   subroutine dart_type_create_strided_i4(basetype, stride, blocklen, newtype, stat, errmsg)
     integer(DART_DATATYPE_KIND), intent(in) :: basetype
     integer(int32), intent(in) :: stride, blocklen
-    integer(DART_DATATYPE_KIND), intent(out) :: newtype
+    integer(DART_DATATYPE_KIND), intent(inout) :: newtype
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call dart_type_create_strided_i8(basetype, int(stride, int64), int(blocklen, int64), &
@@ -1224,7 +1268,7 @@ contains
   subroutine dart_type_create_indexed_i8(basetype, blocklen, offset, newtype, stat, errmsg)
     integer(DART_DATATYPE_KIND), intent(in) :: basetype
     integer(int64), intent(in) :: blocklen(:), offset(:)
-    integer(DART_DATATYPE_KIND), intent(out) :: newtype
+    integer(DART_DATATYPE_KIND), intent(inout) :: newtype
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1251,7 +1295,7 @@ contains
   subroutine dart_type_create_indexed_i4(basetype, blocklen, offset, newtype, stat, errmsg)
     integer(DART_DATATYPE_KIND), intent(in) :: basetype
     integer(int32), intent(in) :: blocklen(:), offset(:)
-    integer(DART_DATATYPE_KIND), intent(out) :: newtype
+    integer(DART_DATATYPE_KIND), intent(inout) :: newtype
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call dart_type_create_indexed_i8(basetype, int(blocklen, int64), int(offset, int64), &
@@ -1261,7 +1305,7 @@ contains
   !> Contiguous opaque type of num_bytes bytes (e.g. a derived type: storage_size(x)/8).
   subroutine dart_type_create_custom_i8(num_bytes, newtype, stat, errmsg)
     integer(int64), intent(in) :: num_bytes
-    integer(DART_DATATYPE_KIND), intent(out) :: newtype
+    integer(DART_DATATYPE_KIND), intent(inout) :: newtype
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1279,7 +1323,7 @@ contains
 
   subroutine dart_type_create_custom_i4(num_bytes, newtype, stat, errmsg)
     integer(int32), intent(in) :: num_bytes
-    integer(DART_DATATYPE_KIND), intent(out) :: newtype
+    integer(DART_DATATYPE_KIND), intent(inout) :: newtype
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     call dart_type_create_custom_i8(int(num_bytes, int64), newtype, stat, errmsg)
@@ -1304,7 +1348,7 @@ contains
     logical, intent(in) :: commute
     integer(DART_DATATYPE_KIND), intent(in) :: dtype
     logical, intent(in) :: dtype_is_tmp
-    integer(DART_OPERATION_KIND), intent(out) :: new_op
+    integer(DART_OPERATION_KIND), intent(inout) :: new_op
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1366,7 +1410,7 @@ contains
   !> Take the lock only if it is free: result = whether the calling unit now holds it.
   subroutine dart_lock_try_acquire(lock, result, stat, errmsg)
     type(dart_lock), intent(in) :: lock
-    logical, intent(out) :: result
+    logical, intent(inout) :: result
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1414,7 +1458,7 @@ contains
 
   !> Number of nodes (with DART_UNITS_PER_NODE emulation applied).
   subroutine dart_node_count_i8(nnodes, stat, errmsg)
-    integer(int64), intent(out) :: nnodes
+    integer(int64), intent(inout) :: nnodes
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1425,7 +1469,7 @@ contains
   end subroutine dart_node_count_i8
 
   subroutine dart_node_count_i4(nnodes, stat, errmsg)
-    integer(int32), intent(out) :: nnodes
+    integer(int32), intent(inout) :: nnodes
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1438,7 +1482,7 @@ contains
   !> Node index (0-based) of global unit `unit`.
   subroutine dart_unit_node(unit, node, stat, errmsg)
     integer(DART_UNIT_KIND), intent(in) :: unit
-    integer, intent(out) :: node
+    integer, intent(inout) :: node
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
@@ -1450,7 +1494,7 @@ contains
 
   !> The DART_UNITS_PER_NODE emulation factor in force (0 = off).
   subroutine dart_units_per_node_emulation(k, stat, errmsg)
-    integer, intent(out) :: k
+    integer, intent(inout) :: k
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc

@@ -183,7 +183,7 @@ module dart_c_binding
         result(rc)
       import :: c_int, c_ptr
       type(c_ptr), value :: argc, argv
-      integer(c_int), intent(out) :: thread_safety
+      integer(c_int), intent(inout) :: thread_safety
       integer(c_int) :: rc
     end function
     function c_dart_exit() bind(C, name="dart_exit") result(rc)
@@ -246,13 +246,13 @@ module dart_c_binding
       import :: c_int, c_ptr, c_int32_t
       type(c_ptr), value :: g
       integer(c_int32_t), value :: unitid
-      integer(c_int32_t), intent(out) :: ismember
+      integer(c_int32_t), intent(inout) :: ismember
       integer(c_int) :: rc
     end function
     function c_dart_group_size(g, size) bind(C, name="dart_group_size") result(rc)
       import :: c_int, c_ptr, c_size_t
       type(c_ptr), value :: g
-      integer(c_size_t), intent(out) :: size
+      integer(c_size_t), intent(inout) :: size
       integer(c_int) :: rc
     end function
     function c_dart_group_getmembers(g, unitids) bind(C, name="dart_group_getmembers") &
@@ -266,7 +266,7 @@ module dart_c_binding
       import :: c_int, c_ptr, c_size_t
       type(c_ptr), value :: g
       integer(c_size_t), value :: n
-      integer(c_size_t), intent(out) :: nout
+      integer(c_size_t), intent(inout) :: nout
       type(c_ptr), value :: gout
       integer(c_int) :: rc
     end function
@@ -299,23 +299,23 @@ module dart_c_binding
     function c_dart_team_myid(teamid, myid) bind(C, name="dart_team_myid") result(rc)
       import :: c_int, c_int16_t, c_int32_t
       integer(c_int16_t), value :: teamid
-      integer(c_int32_t), intent(out) :: myid
+      integer(c_int32_t), intent(inout) :: myid
       integer(c_int) :: rc
     end function
     function c_dart_team_size(teamid, size) bind(C, name="dart_team_size") result(rc)
       import :: c_int, c_int16_t, c_size_t
       integer(c_int16_t), value :: teamid
-      integer(c_size_t), intent(out) :: size
+      integer(c_size_t), intent(inout) :: size
       integer(c_int) :: rc
     end function
     function c_dart_myid(myid) bind(C, name="dart_myid") result(rc)
       import :: c_int, c_int32_t
-      integer(c_int32_t), intent(out) :: myid
+      integer(c_int32_t), intent(inout) :: myid
       integer(c_int) :: rc
     end function
     function c_dart_size(size) bind(C, name="dart_size") result(rc)
       import :: c_int, c_size_t
-      integer(c_size_t), intent(out) :: size
+      integer(c_size_t), intent(inout) :: size
       integer(c_int) :: rc
     end function
     function c_dart_team_unit_l2g(team, localid, globalid) bind(C, name="dart_team_unit_l2g") &
@@ -323,7 +323,7 @@ module dart_c_binding
       import :: c_int, c_int16_t, c_int32_t
       integer(c_int16_t), value :: team
       integer(c_int32_t), value :: localid
-      integer(c_int32_t), intent(out) :: globalid
+      integer(c_int32_t), intent(inout) :: globalid
       integer(c_int) :: rc
     end function
     function c_dart_team_unit_g2l(team, globalid, localid) bind(C, name="dart_team_unit_g2l") &
@@ -331,7 +331,7 @@ module dart_c_binding
       import :: c_int, c_int16_t, c_int32_t
       integer(c_int16_t), value :: team
       integer(c_int32_t), value :: globalid
-      integer(c_int32_t), intent(out) :: localid
+      integer(c_int32_t), intent(inout) :: localid
       integer(c_int) :: rc
     end function
 
@@ -339,7 +339,7 @@ module dart_c_binding
     function c_dart_gptr_getaddr(gptr, addr) bind(C, name="dart_gptr_getaddr") result(rc)
       import :: c_int, c_ptr, dart_gptr
       type(dart_gptr), value :: gptr
-      type(c_ptr), intent(out) :: addr
+      type(c_ptr), intent(inout) :: addr
       integer(c_int) :: rc
     end function
     function c_dart_gptr_setaddr(gptr, addr) bind(C, name="dart_gptr_setaddr") result(rc)
@@ -351,7 +351,7 @@ module dart_c_binding
     function c_dart_gptr_getflags(gptr, flags) bind(C, name="dart_gptr_getflags") result(rc)
       import :: c_int, c_int16_t, dart_gptr
       type(dart_gptr), value :: gptr
-      integer(c_int16_t), intent(out) :: flags
+      integer(c_int16_t), intent(inout) :: flags
       integer(c_int) :: rc
     end function
     function c_dart_gptr_setflags(gptr, flags) bind(C, name="dart_gptr_setflags") result(rc)
@@ -649,13 +649,13 @@ module dart_c_binding
     function c_dart_test_local(handle, result) bind(C, name="dart_test_local") result(rc)
       import :: c_int, c_int32_t, dart_handle
       type(dart_handle), intent(inout) :: handle
-      integer(c_int32_t), intent(out) :: result
+      integer(c_int32_t), intent(inout) :: result
       integer(c_int) :: rc
     end function
     function c_dart_test(handle, is_finished) bind(C, name="dart_test") result(rc)
       import :: c_int, c_int32_t, dart_handle
       type(dart_handle), intent(inout) :: handle
-      integer(c_int32_t), intent(out) :: is_finished
+      integer(c_int32_t), intent(inout) :: is_finished
       integer(c_int) :: rc
     end function
     function c_dart_testall_local(handles, n, result) bind(C, name="dart_testall_local") &
@@ -663,14 +663,14 @@ module dart_c_binding
       import :: c_int, c_ptr, c_size_t, c_int32_t
       type(c_ptr), value :: handles
       integer(c_size_t), value :: n
-      integer(c_int32_t), intent(out) :: result
+      integer(c_int32_t), intent(inout) :: result
       integer(c_int) :: rc
     end function
     function c_dart_testall(handles, n, is_finished) bind(C, name="dart_testall") result(rc)
       import :: c_int, c_ptr, c_size_t, c_int32_t
       type(c_ptr), value :: handles
       integer(c_size_t), value :: n
-      integer(c_int32_t), intent(out) :: is_finished
+      integer(c_int32_t), intent(inout) :: is_finished
       integer(c_int) :: rc
     end function
     function c_dart_handle_free(handle) bind(C, name="dart_handle_free") result(rc)
@@ -718,7 +718,7 @@ module dart_c_binding
         result(rc)
       import :: c_int, c_ptr, c_int32_t
       type(c_ptr), value :: lock
-      integer(c_int32_t), intent(out) :: result
+      integer(c_int32_t), intent(inout) :: result
       integer(c_int) :: rc
     end function
     function c_dart_lock_release(lock) bind(C, name="dart_lock_release") result(rc)
@@ -738,7 +738,7 @@ module dart_c_binding
       import :: c_int, c_intptr_t, c_size_t
       integer(c_intptr_t), value :: basetype
       integer(c_size_t), value :: stride, blocklen
-      integer(c_intptr_t), intent(out) :: newtype
+      integer(c_intptr_t), intent(inout) :: newtype
       integer(c_int) :: rc
     end function
     function c_dart_type_create_indexed(basetype, count, blocklen, offset, newtype) &
@@ -747,14 +747,14 @@ module dart_c_binding
       integer(c_intptr_t), value :: basetype
       integer(c_size_t), value :: count
       type(c_ptr), value :: blocklen, offset
-      integer(c_intptr_t), intent(out) :: newtype
+      integer(c_intptr_t), intent(inout) :: newtype
       integer(c_int) :: rc
     end function
     function c_dart_type_create_custom(num_bytes, newtype) &
         bind(C, name="dart_type_create_custom") result(rc)
       import :: c_int, c_intptr_t, c_size_t
       integer(c_size_t), value :: num_bytes
-      integer(c_intptr_t), intent(out) :: newtype
+      integer(c_intptr_t), intent(inout) :: newtype
       integer(c_int) :: rc
     end function
     function c_dart_type_destroy(dart_type) bind(C, name="dart_type_destroy") result(rc)
@@ -770,7 +770,7 @@ module dart_c_binding
       logical(c_bool), value :: commute
       integer(c_intptr_t), value :: dtype
       logical(c_bool), value :: dtype_is_tmp
-      integer(c_intptr_t), intent(out) :: new_op
+      integer(c_intptr_t), intent(inout) :: new_op
       integer(c_int) :: rc
     end function
     function c_dart_op_destroy(op) bind(C, name="dart_op_destroy") result(rc)
@@ -793,9 +793,9 @@ module dart_c_binding
         bind(C, name="dart_gptr_fields") result(rc)
       import :: c_int, c_int32_t, c_int16_t, c_int64_t, dart_gptr
       type(dart_gptr), intent(in) :: gptr
-      integer(c_int32_t), intent(out) :: unitid, flags
-      integer(c_int16_t), intent(out) :: segid, teamid
-      integer(c_int64_t), intent(out) :: offset
+      integer(c_int32_t), intent(inout) :: unitid, flags
+      integer(c_int16_t), intent(inout) :: segid, teamid
+      integer(c_int64_t), intent(inout) :: offset
       integer(c_int) :: rc
     end function
     function c_dart_gptr_make(unitid, flags, segid, teamid, offset, gptr) &
@@ -811,31 +811,31 @@ module dart_c_binding
         result(rc)
       import :: c_int, c_ptr, dart_gptr
       type(dart_gptr), value :: gptr
-      type(c_ptr), intent(out) :: addr
+      type(c_ptr), intent(inout) :: addr
       integer(c_int) :: rc
     end function
     function c_dart_gptr_segment_size(gptr, nbytes) bind(C, name="dart_gptr_segment_size") &
         result(rc)
       import :: c_int, c_size_t, dart_gptr
       type(dart_gptr), value :: gptr
-      integer(c_size_t), intent(out) :: nbytes
+      integer(c_size_t), intent(inout) :: nbytes
       integer(c_int) :: rc
     end function
     function c_dart_node_count(nnodes) bind(C, name="dart_node_count") result(rc)
       import :: c_int, c_size_t
-      integer(c_size_t), intent(out) :: nnodes
+      integer(c_size_t), intent(inout) :: nnodes
       integer(c_int) :: rc
     end function
     function c_dart_unit_node(unit, node) bind(C, name="dart_unit_node") result(rc)
       import :: c_int, c_int32_t
       integer(c_int32_t), value :: unit
-      integer(c_int32_t), intent(out) :: node
+      integer(c_int32_t), intent(inout) :: node
       integer(c_int) :: rc
     end function
     function c_dart_units_per_node_emulation(k) bind(C, name="dart_units_per_node_emulation") &
         result(rc)
       import :: c_int, c_int32_t
-      integer(c_int32_t), intent(out) :: k
+      integer(c_int32_t), intent(inout) :: k
       integer(c_int) :: rc
     end function
     function c_dart_config_string() bind(C, name="dart_config_string") result(s)
@@ -852,7 +852,7 @@ module dart_c_binding
     function c_dartf_team_comm(team, fcomm) bind(C, name="dartf_team_comm") result(rc)
       import :: c_int, c_int16_t
       integer(c_int16_t), value :: team
-      integer(c_int), intent(out) :: fcomm
+      integer(c_int), intent(inout) :: fcomm
       integer(c_int) :: rc
     end function
     !> Describe a (non-contiguous) array by its first element's address, an element count
@@ -863,9 +863,9 @@ module dart_c_binding
       type(*), dimension(..), intent(in) :: buf
       integer(c_intptr_t), value :: base
       integer(c_int), value :: parts
-      type(c_ptr), intent(out) :: addr
-      integer(c_size_t), intent(out) :: nelem
-      integer(c_intptr_t), intent(out) :: dtype
+      type(c_ptr), intent(inout) :: addr
+      integer(c_size_t), intent(inout) :: nelem
+      integer(c_intptr_t), intent(inout) :: dtype
       integer(c_int) :: rc
     end function
     !> Forget (and with destroy /= 0, destroy) the cached section datatypes.
