@@ -140,7 +140,7 @@ module dart
     module procedure dart_node_count_i4, dart_node_count_i8
   end interface
   ! Comparisons: gptrs as DART_GPTR_EQUAL; handles, groups and locks by identity (so
-  ! that `h == DART_HANDLE_NULL` works as in C).
+  ! that `h == DART_HANDLE_NULL` works as in C; elemental, so `all(hs == DART_HANDLE_NULL)`).
   interface operator(==)
     module procedure gptr_eq, handle_eq, group_eq, lock_eq
   end interface
@@ -1018,7 +1018,7 @@ contains
   end function gptr_ne
 
   !> Two C pointers name the same object (both null counts as equal).
-  logical function same_ptr(a, b)
+  pure logical function same_ptr(a, b)
     type(c_ptr), intent(in) :: a, b
     if (.not. c_associated(a)) then
       same_ptr = .not. c_associated(b)
@@ -1027,32 +1027,32 @@ contains
     end if
   end function same_ptr
 
-  logical function handle_eq(a, b)
+  elemental logical function handle_eq(a, b)
     type(dart_handle), intent(in) :: a, b
     handle_eq = same_ptr(dartf_handle_ptr(a), dartf_handle_ptr(b))
   end function handle_eq
 
-  logical function handle_ne(a, b)
+  elemental logical function handle_ne(a, b)
     type(dart_handle), intent(in) :: a, b
     handle_ne = .not. handle_eq(a, b)
   end function handle_ne
 
-  logical function group_eq(a, b)
+  elemental logical function group_eq(a, b)
     type(dart_group), intent(in) :: a, b
     group_eq = same_ptr(dartf_group_ptr(a), dartf_group_ptr(b))
   end function group_eq
 
-  logical function group_ne(a, b)
+  elemental logical function group_ne(a, b)
     type(dart_group), intent(in) :: a, b
     group_ne = .not. group_eq(a, b)
   end function group_ne
 
-  logical function lock_eq(a, b)
+  elemental logical function lock_eq(a, b)
     type(dart_lock), intent(in) :: a, b
     lock_eq = same_ptr(dartf_lock_ptr(a), dartf_lock_ptr(b))
   end function lock_eq
 
-  logical function lock_ne(a, b)
+  elemental logical function lock_ne(a, b)
     type(dart_lock), intent(in) :: a, b
     lock_ne = .not. lock_eq(a, b)
   end function lock_ne

@@ -12,6 +12,7 @@ module ftest
   private
   public :: ftest_start, ftest_finish, ftest_section, check, check_stat, check_ok
   public :: ftest_reduce_failures, me, nunits, upn, mynode, nnodes, same_node
+  public :: ftest_solo_team
 
   integer, save :: nfail = 0, nchecks = 0
   integer, save :: me = -1, nunits = 0
@@ -53,6 +54,23 @@ contains
     call dart_unit_node(u, node)
     same_node = node == mynode
   end function same_node
+
+  !> A team holding only the calling unit (one team per unit, created one after another,
+  !> collectively over DART_TEAM_ALL), to run a test body on a one-unit team.
+  function ftest_solo_team() result(solo)
+    integer(DART_TEAM_KIND) :: solo, t
+    type(dart_group) :: grp
+    integer :: u, stat
+    solo = DART_TEAM_NULL
+    do u = 0, nunits - 1
+      call dart_group_create(grp)
+      call dart_group_addmember(grp, u)
+      call dart_team_create(DART_TEAM_ALL, grp, t, stat=stat)
+      call check(stat == DART_OK, 'dart_team_create (one-unit team)')
+      if (u == me) solo = t
+      call dart_group_destroy(grp)
+    end do
+  end function ftest_solo_team
 
   subroutine ftest_section(name)
     character(len=*), intent(in) :: name
