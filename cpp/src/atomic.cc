@@ -10,6 +10,7 @@
 #include "internal.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace dart::detail;
 
@@ -126,6 +127,24 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
     return fail(DART_ERR_INVAL, fn, "compare-and-swap needs an integer datatype (MPI rule)");
   if (value == nullptr || compare == nullptr || result == nullptr)
     return fail(DART_ERR_INVAL, fn, "value, compare and result must not be NULL");
+  if (DART_UNLIKELY(g->open_mpi && t->elem_size == 8 && tg.win != tg.seg->shm_win &&
+                    tg.rank == tg.seg->team->myid && tg.direct != nullptr)) {
+    // Open MPI 4.1's osc rdma (MPI_Win_create windows of teams spanning nodes) crashes
+    // in a 64-bit MPI_Compare_and_swap to the calling process itself (btl vader has no
+    // endpoint for self). Other processes' atomics on this word are executed here, at
+    // the target, by vader with CPU atomic instructions, so the calling unit performs
+    // its own compare-and-swap with the same kind of instruction: atomic with respect
+    // to those. Pending operations to self are completed first (docs/design.md).
+    DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
+    uint64_t expected;
+    std::memcpy(&expected, compare, 8);
+    uint64_t desired;
+    std::memcpy(&desired, value, 8);
+    __atomic_compare_exchange_n(reinterpret_cast<uint64_t *>(tg.direct), &expected, desired,
+                                false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    std::memcpy(result, &expected, 8);  // the old value either way
+    return DART_OK;
+  }
   DART_MPI(MPI_Compare_and_swap(value, compare, result, atomic_type(*t), tg.rank,
                                 (MPI_Aint)tg.disp, tg.win), fn);
   DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);

@@ -305,6 +305,8 @@ dart_ret_t dart_memfree(dart_gptr_t gptr) {
     return fail(DART_ERR_INVAL, fn,
                 "gptr (team %d, segment %d) was not returned by dart_memalloc",
                 (int)gptr.teamid, (int)gptr.segid);
+  if (gptr.unitid < 0 || gptr.unitid >= g->size)
+    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d)", (int)gptr.unitid, g->size);
   if (gptr.unitid != g->myid)
     return fail(DART_ERR_NOTFOUND, fn,
                 "gptr belongs to unit %d: it is no allocation of this unit (%d); only the "

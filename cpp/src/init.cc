@@ -1,6 +1,8 @@
 // dart_init / dart_exit, unit ids, node locality, configuration queries.
 #include "internal.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -60,6 +62,7 @@ void build_config_string(State *s) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int len = 0;
   MPI_Get_library_version(lib, &len);
+  s->open_mpi = std::strstr(lib, "Open MPI") != nullptr;
   std::string first(lib);
   for (char &c : first) if (c == '\t') c = ' ';
   size_t nl = first.find_first_of("\n,");

@@ -202,6 +202,10 @@ struct State {
   PoolAllocator pool;
   std::mutex pool_mutex;
   std::string config_string;
+  // Open MPI: its osc rdma component (the one behind MPI_Win_create windows) segfaults
+  // on a 64-bit MPI_Compare_and_swap whose target is the calling process; see
+  // dart_compare_and_swap in atomic.cc.
+  bool open_mpi = false;
 };
 
 extern State *g;  // nullptr when not initialized

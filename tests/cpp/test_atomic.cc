@@ -582,8 +582,10 @@ TEST(Atomic, BadInputs) {
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_fetch_and_op(past, &lv, &lres, DART_TYPE_LONG,
                                                        DART_OP_SUM));
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_accumulate(past, &lv, 1, DART_TYPE_LONG, DART_OP_SUM));
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(past, &iv, &icmp, &ires,
-                                                           DART_TYPE_INT));  // 4 bytes past
+    dart_gptr_t past_int = last;  // an int at byte 29 of 32 ends one byte past the part
+    dart_gptr_incaddr(&past_int, (int64_t)sizeof(long) - (int64_t)sizeof(int) + 1);
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(past_int, &iv, &icmp, &ires,
+                                                           DART_TYPE_INT));
     long arr[2] = {1, 1};
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_accumulate(last, arr, 2, DART_TYPE_LONG, DART_OP_SUM));
     dart_gptr_t far = t;

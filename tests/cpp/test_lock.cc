@@ -390,9 +390,22 @@ TEST(Lock, UserMessagesDuringHandOver) {
     locked_increment(lock, at(g, 0, 0));
     // Payloads are never 0 or 1 (hand-over tokens are small ints).
     int out[2] = {1000 + i, 100 + me}, in[2] = {-1, -1};
-    DART_EXPECT_OK(dart_send(out, 2, DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(right)));
-    locked_increment(lock, at(g, 0, 0));
-    DART_EXPECT_OK(dart_recv(in, 2, DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(left)));
+    // Even units send first, odd units receive first: safe for any ring size without
+    // relying on MPI buffering (a standard send to oneself may block: n == 1 uses
+    // dart_sendrecv).
+    if (n == 1) {
+      locked_increment(lock, at(g, 0, 0));
+      DART_EXPECT_OK(dart_sendrecv(out, 2, DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(right), in, 2,
+                                   DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(left)));
+    } else if (me % 2 == 0) {
+      DART_EXPECT_OK(dart_send(out, 2, DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(right)));
+      locked_increment(lock, at(g, 0, 0));
+      DART_EXPECT_OK(dart_recv(in, 2, DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(left)));
+    } else {
+      DART_EXPECT_OK(dart_recv(in, 2, DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(left)));
+      locked_increment(lock, at(g, 0, 0));
+      DART_EXPECT_OK(dart_send(out, 2, DART_TYPE_INT, 1, DART_GLOBAL_UNIT_ID(right)));
+    }
     if ((in[0] != 1000 + i || in[1] != 100 + left) && bad++ < 3)
       ADD_FAILURE() << "round " << i << ": got {" << in[0] << ", " << in[1] << "} from unit "
                     << left;

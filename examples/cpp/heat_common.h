@@ -1,0 +1,154 @@
+// Shared pieces of the C++ heat examples (heat2d.cc, heat3d.cc): command line, the
+// process grid, block ranges, the output file and the checksum. The Python and
+// Fortran versions implement exactly the same rules (docs/porting.md):
+//
+//  - process grid: `dims_create(n, d)` factors n into primes and gives each prime,
+//    largest first, to the dimension that is currently smallest (ties: the lowest
+//    index), so dims are non-increasing: 4 units in 2D -> 2 x 2, 3 units -> 3 x 1;
+//    unit u has coordinates in row-major order over dims (the last one varies fastest);
+//  - blocks: N points over P blocks, block b has N/P points plus one if b < N % P, and
+//    starts at b*(N/P) + min(b, N % P);
+//  - output: the final global field as raw little-endian float64, C order (the last
+//    index varies fastest), written by unit 0;
+//  - checksum: the plain left-to-right sum of that array in file order.
+#pragma once
+
+#include <dash/dart/if/dart.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace heat {
+
+// Ends the whole job with a message when a DART call fails (never a hang).
+#define HEAT_CHECK(call)                                                               \
+  do {                                                                                 \
+    dart_ret_t heat_rc_ = (call);                                                      \
+    if (heat_rc_ != DART_OK) {                                                         \
+      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,  \
+                   dart_strerror(heat_rc_), dart_error_detail());                      \
+      dart_abort(3);                                                                   \
+    }                                                                                  \
+  } while (0)
+
+struct Args {
+  long nx = 0, ny = 0, nz = 0;
+  long iters = 0;
+  bool nonblocking = false;
+  std::string out;
+};
+
+[[noreturn]] inline void usage(const char *prog, bool three_d, const char *why) {
+  std::fprintf(stderr, "%s: %s\nusage: %s --nx N --ny N%s --iters N "
+               "--mode blocking|nonblocking [--out FILE]\n",
+               prog, why, prog, three_d ? " --nz N" : "");
+  std::exit(2);
+}
+
+inline Args parse_args(int argc, char **argv, bool three_d) {
+  Args a;
+  std::string mode = "blocking";
+  for (int i = 1; i < argc; ++i) {
+    std::string k = argv[i];
+    if (i + 1 >= argc) usage(argv[0], three_d, ("missing value after " + k).c_str());
+    std::string v = argv[++i];
+    char *end = nullptr;
+    long n = std::strtol(v.c_str(), &end, 10);
+    bool numeric = end && *end == '\0' && !v.empty();
+    if (k == "--mode") mode = v;
+    else if (k == "--out") a.out = v;
+    else if (!numeric) usage(argv[0], three_d, (k + " needs a whole number").c_str());
+    else if (k == "--nx") a.nx = n;
+    else if (k == "--ny") a.ny = n;
+    else if (k == "--nz" && three_d) a.nz = n;
+    else if (k == "--iters") a.iters = n;
+    else usage(argv[0], three_d, ("unknown option " + k).c_str());
+  }
+  if (mode != "blocking" && mode != "nonblocking")
+    usage(argv[0], three_d, "--mode must be blocking or nonblocking");
+  a.nonblocking = mode == "nonblocking";
+  if (a.nx < 3 || a.ny < 3 || (three_d && a.nz < 3))
+    usage(argv[0], three_d, "every grid size must be at least 3");
+  if (a.iters < 0) usage(argv[0], three_d, "--iters must be >= 0");
+  return a;
+}
+
+// Balanced process grid, see the file comment.
+inline std::vector<int> dims_create(int n, int ndims) {
+  std::vector<int> primes;
+  for (int p = 2, m = n; m > 1;) {
+    if (m % p == 0) {
+      primes.push_back(p);
+      m /= p;
+    } else {
+      ++p;
+    }
+  }
+  std::vector<int> dims(ndims, 1);
+  for (auto it = primes.rbegin(); it != primes.rend(); ++it) {
+    int smallest = 0;
+    for (int d = 1; d < ndims; ++d)
+      if (dims[d] < dims[smallest]) smallest = d;
+    dims[smallest] *= *it;
+  }
+  std::sort(dims.begin(), dims.end(), [](int x, int y) { return x > y; });
+  return dims;
+}
+
+struct Range {
+  long start, len;
+};
+
+inline Range block(long n, int parts, int b) {
+  long q = n / parts, r = n % parts;
+  return {b * q + std::min<long>(b, r), q + (b < r ? 1 : 0)};
+}
+
+inline void check_little_endian() {
+  const uint16_t one = 1;
+  unsigned char first;
+  std::memcpy(&first, &one, 1);
+  if (first != 1) {
+    std::fprintf(stderr, "the output format is little-endian float64; this host is not\n");
+    dart_abort(3);
+  }
+}
+
+inline double checksum(const std::vector<double> &field) {
+  double s = 0.0;
+  for (double v : field) s += v;
+  return s;
+}
+
+inline void write_field(const std::string &path, const std::vector<double> &field) {
+  if (path.empty()) return;
+  check_little_endian();
+  std::FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f || std::fwrite(field.data(), sizeof(double), field.size(), f) != field.size() ||
+      std::fclose(f) != 0) {
+    std::fprintf(stderr, "cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    dart_abort(3);
+  }
+}
+
+// Seconds on a monotonic clock.
+inline double wtime() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// The largest of x over all units (for the timing report).
+inline double max_over_units(double x) {
+  double r = 0;
+  HEAT_CHECK(dart_allreduce(&x, &r, 1, DART_TYPE_DOUBLE, DART_OP_MAX, DART_TEAM_ALL));
+  return r;
+}
+
+}  // namespace heat
