@@ -20,7 +20,7 @@
 ! datatypes and for the decisions where the C API has no Fortran equivalent.
 module dart
   use, intrinsic :: iso_c_binding
-  use, intrinsic :: iso_fortran_env, only: int32, int64
+  use, intrinsic :: iso_fortran_env, only: int32, int64, output_unit, error_unit
   use mpi_f08, only: MPI_Comm
   use dart_c_binding
   use dart_f_base
@@ -263,10 +263,14 @@ contains
     dart_initialized = c_dart_initialized()
   end function dart_initialized
 
-  !> Terminate the whole job at once with exit status errorcode (MPI_Abort).
+  !> Terminate the whole job with exit status errorcode (MPI_Abort). Output written
+  !> before is flushed, and the launcher gets 0.3 s to forward it (MPICH's hydra may
+  !> drop pending output at MPI_Abort otherwise).
   subroutine dart_abort(errorcode)
     integer, intent(in) :: errorcode
-    flush(6)
+    flush(output_unit)
+    flush(error_unit)
+    call dartf_pause(0.3)
     call c_dart_abort(int(errorcode, c_int))
   end subroutine dart_abort
 

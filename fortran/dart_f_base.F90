@@ -17,7 +17,7 @@ module dart_f_base
   private
 
   public :: dartf_finish, dartf_fail, dartf_die, dartf_c_string, dartf_section_failed
-  public :: dartf_local_address
+  public :: dartf_local_address, dartf_pause
 
   !> Source of the detail text of a failure.
   integer, parameter, public :: DARTF_DETAIL_CORE = 0   ! dart_error_detail()
@@ -130,8 +130,23 @@ contains
     flush(output_unit)
     write(error_unit, '(a)') 'DART error on unit ' // trim(who) // ': ' // text
     flush(error_unit)
+    ! Give the launcher a moment to forward the message: MPICH's hydra tears the job down
+    ! at MPI_Abort and sometimes drops what is still in the stderr pipe (seen in tests).
+    call dartf_pause(0.3)
     call c_dart_abort(int(DART_EXIT_ABORT, c_int))
   end subroutine dartf_die
+
+  !> Wait about `seconds` (wall clock), without any library call beyond system_clock.
+  subroutine dartf_pause(seconds)
+    real, intent(in) :: seconds
+    integer(int64) :: t0, t, rate
+    call system_clock(t0, rate)
+    if (rate <= 0) return
+    do
+      call system_clock(t)
+      if (real(t - t0) / real(rate) >= seconds) exit
+    end do
+  end subroutine dartf_pause
 
   !> The address dart_local associates a pointer with: checks the rank of the shape, that
   !> the unit is the caller (dart_gptr_getaddr) or on its node (dart_gptr_getaddr_node),

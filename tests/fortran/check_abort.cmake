@@ -1,6 +1,6 @@
 # check_abort.cmake: run an MPI job that must abort, and check how it ends.
 #
-#   cmake -DCMD="mpiexec;-n;2;fprog_abort;put" -DEXPECT=<regex> [-DLIMIT=<seconds>]
+#   cmake -DCMD="mpiexec|-n|2|fprog_abort|put" -DEXPECT=<regex> [-DLIMIT=<seconds>]
 #         -P check_abort.cmake
 #
 # Passes when the whole job ends within LIMIT seconds (default 40; a unit left waiting
@@ -9,6 +9,7 @@
 if(NOT CMD OR NOT DEFINED EXPECT)
   message(FATAL_ERROR "check_abort.cmake: CMD and EXPECT are required")
 endif()
+string(REPLACE "|" ";" CMD "${CMD}")
 if(NOT LIMIT)
   set(LIMIT 40)
 endif()
