@@ -12,7 +12,7 @@ module ftest
   private
   public :: ftest_start, ftest_finish, ftest_section, check, check_stat, check_ok
   public :: ftest_reduce_failures, me, nunits, upn, mynode, nnodes, same_node
-  public :: ftest_solo_team
+  public :: ftest_solo_team, ftest_locality
 
   integer, save :: nfail = 0, nchecks = 0
   integer, save :: me = -1, nunits = 0
