@@ -17,11 +17,13 @@
 #  Open MPI as root needs OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores need
 #  --oversubscribe (also set through the MCA environment variable). Binding is switched off
 #  so that two concurrent jobs (ctest -j2) are not pinned onto the same cores.
-#  `--mca btl ^openib` silences the openib warning on machines without InfiniBand.
+#  No `--mca btl ...`: it would replace Debian's `btl = ^uct,openib,ofi`
+#  (/etc/openmpi/openmpi-mca-params.conf) and let btl ofi carry osc rdma's atomics, which
+#  aborts ("fi_fetch_atomic failed ... Function not implemented").
 #  MPICH (hydra) needs nothing: it runs as root and oversubscribes without flags.
 function(_dart_mpi_launcher_flags out_flags out_env)
   if(DART_MPI_FLAVOR STREQUAL "openmpi")
-    set(${out_flags} --oversubscribe --bind-to none --mca btl ^openib PARENT_SCOPE)
+    set(${out_flags} --oversubscribe --bind-to none PARENT_SCOPE)
     set(${out_env}
       OMPI_ALLOW_RUN_AS_ROOT=1
       OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

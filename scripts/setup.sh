@@ -8,7 +8,9 @@
 #   DART_MPIS         MPIs to build (default "mpich openmpi")
 #   DART_PREFIX_BASE  install prefixes are $DART_PREFIX_BASE/<mpi> (default <repo>/_install)
 #   DART_BUILD_TYPE   CMake build type for a new build tree (default Release)
-# Build trees: <repo>/_build/<mpi>.
+#   DART_PYTHON       interpreter for the Python venvs (default /usr/bin/python3)
+#   DART_SKIP_PYTHON  1: skip step 3 (Python venvs)
+# Build trees: <repo>/_build/<mpi>. Python environments: <repo>/_venv/<mpi>.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -100,6 +102,65 @@ for mpi in $MPIS; do
   fi
   log "$mpi: installed in $prefix"
 done
+
+# --- 3. Python: one venv per MPI with numpy, pytest, mpi4py and dartpy -----------------
+# mpi4py is built from source against the same MPI (PyPI's wheels and Debian's package may
+# use another one); dartpy is `pip install .` with build isolation, MPICC naming the MPI.
+# Each step is skipped when already satisfied; dartpy is reinstalled only when the hash of
+# its sources (cpp/ python/ pyproject.toml CMakeLists.txt cmake/) changed.
+PYTHON=${DART_PYTHON:-/usr/bin/python3}
+dartpy_hash() {
+  (cd "$REPO" && find cpp python cmake pyproject.toml CMakeLists.txt -type f \
+      ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 | LC_ALL=C sort -z \
+      | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+}
+if [[ ${DART_SKIP_PYTHON:-0} != 1 ]]; then
+  src_hash=$(dartpy_hash)
+  for mpi in $MPIS; do
+    [[ " ${failed[*]} " == *" $mpi "* ]] && continue
+    cc=/usr/bin/mpicc.$mpi
+    venv=$REPO/_venv/$mpi
+    py=$venv/bin/python
+    if [[ ! -x $py ]]; then
+      log "$mpi: creating venv $venv ($PYTHON)"
+      if ! "$PYTHON" -m venv "$venv"; then
+        log "$mpi: venv FAILED"; failed+=("$mpi"); continue
+      fi
+    fi
+    pip=("$py" -m pip install -q --disable-pip-version-check)
+    # numpy and pytest for dartpy and its tests; nbclient, ipykernel and matplotlib for the
+    # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot.
+    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib' 2>/dev/null; then
+      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib"
+      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib ||
+        { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
+    fi
+    # mpi4py: rebuilt when missing, broken, or built with another wrapper. No pip cache:
+    # a wheel built against the other MPI must never be reused.
+    if [[ $(cat "$venv/.mpi4py-mpicc" 2>/dev/null) != "$cc" ]] ||
+       ! "$py" -c 'import mpi4py; assert int(mpi4py.__version__.split(".")[0]) >= 4' 2>/dev/null; then
+      log "$mpi: building mpi4py from source with MPICC=$cc"
+      # -g0: mpi4py's generated MPI.c takes minutes to compile with debug info.
+      if ! MPICC=$cc CFLAGS="${CFLAGS:-} -g0" "${pip[@]}" --no-cache-dir --no-binary=mpi4py --force-reinstall \
+          --no-deps 'mpi4py>=4'; then
+        log "$mpi: mpi4py FAILED"; failed+=("$mpi"); continue
+      fi
+      echo "$cc" >"$venv/.mpi4py-mpicc"
+    fi
+    if [[ $(cat "$venv/.dartpy-stamp" 2>/dev/null) != "$src_hash" ]] ||
+       ! "$py" -c 'import dartpy' 2>/dev/null; then
+      log "$mpi: pip install . (dartpy, MPICC=$cc)"
+      rm -f "$venv/.dartpy-stamp"
+      if ! MPICC=$cc "${pip[@]}" --no-cache-dir "$REPO" >"$venv/dartpy-install.log" 2>&1; then
+        tail -n 40 "$venv/dartpy-install.log" >&2
+        log "$mpi: dartpy install FAILED (log: $venv/dartpy-install.log)"
+        failed+=("$mpi"); continue
+      fi
+      echo "$src_hash" >"$venv/.dartpy-stamp"
+    fi
+    log "$mpi: python venv ok ($venv)"
+  done
+fi
 
 if ((${#failed[@]})); then
   log "failed: ${failed[*]}"

@@ -6,10 +6,13 @@
 # Keeps going after a failing MPI; the last line is `tests: <P> passed, <F> failed` and
 # the exit status is non-zero if anything failed (including a failed build).
 # DART_MPIS selects the MPIs (default "mpich openmpi").
+# DART_TESTS selects the suites: "cpp python" (default), "cpp" or "python" (pytest of
+# tests/python in _venv/<mpi>; extra pytest arguments in DART_PYTEST_ARGS).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MPIS=${DART_MPIS:-mpich openmpi}
+SUITES=${DART_TESTS:-cpp python}
 
 passed=0
 failed=0
@@ -35,27 +38,59 @@ count_ctest() { # <log> <what>
   fi
 }
 
+# Adds the counts of pytest's summary line ("3 failed, 88 passed, 1 error in 40.1s");
+# a log without one counts as one failure.
+count_pytest() { # <log> <what>
+  local line np=0 nf=0 ne=0
+  line=$(grep -E '^(=+ )?[0-9]+ (passed|failed|errors?|skipped|deselected)' "$1" | tail -n1 || true)
+  if [[ -z $line ]]; then
+    failed=$((failed + 1))
+    notes+=("$2: pytest did not finish")
+    return
+  fi
+  if [[ $line =~ ([0-9]+)\ passed ]]; then np=${BASH_REMATCH[1]}; fi
+  if [[ $line =~ ([0-9]+)\ failed ]]; then nf=${BASH_REMATCH[1]}; fi
+  if [[ $line =~ ([0-9]+)\ errors? ]]; then ne=${BASH_REMATCH[1]}; fi
+  passed=$((passed + np))
+  failed=$((failed + nf + ne))
+  ((nf + ne == 0)) || notes+=("$2: $nf failed, $ne errors")
+  ((np + nf + ne > 0)) || notes+=("$2: no tests ran")
+}
+
 logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
 
 for mpi in $MPIS; do
   echo "=== $mpi ==="
-  if ! DART_MPIS=$mpi bash "$REPO/scripts/setup.sh"; then
+  skip_py=${DART_SKIP_PYTHON:-0}
+  [[ " $SUITES " == *" python "* ]] || skip_py=1
+  if ! DART_MPIS=$mpi DART_SKIP_PYTHON=$skip_py bash "$REPO/scripts/setup.sh"; then
     failed=$((failed + 1))
     notes+=("$mpi: setup/build failed")
     continue
   fi
-  log=$logdir/ctest-$mpi.log
-  # ctest < 3.20 has no --test-dir, hence the cd.
-  (cd "$REPO/_build/$mpi" && ctest -j2 --output-on-failure --timeout 300 "$@") 2>&1 \
-    | tee "$log" || true
-  count_ctest "$log" "$mpi ctest"
+  if [[ " $SUITES " == *" cpp "* ]]; then
+    log=$logdir/ctest-$mpi.log
+    # ctest < 3.20 has no --test-dir, hence the cd.
+    (cd "$REPO/_build/$mpi" && ctest -j2 --output-on-failure --timeout 300 "$@") 2>&1 \
+      | tee "$log" || true
+    count_ctest "$log" "$mpi ctest"
+  fi
+  if [[ " $SUITES " == *" python "* ]]; then
+    log=$logdir/pytest-$mpi.log
+    py=$REPO/_venv/$mpi/bin/python
+    if [[ ! -x $py ]]; then
+      failed=$((failed + 1))
+      notes+=("$mpi pytest: no venv at _venv/$mpi (DART_SKIP_PYTHON set?)")
+    else
+      echo "--- $mpi: pytest tests/python ---"
+      # shellcheck disable=SC2086
+      (cd "$REPO" && timeout 900 "$py" -m pytest tests/python -q -p no:cacheprovider \
+          ${DART_PYTEST_ARGS:-}) 2>&1 | tee "$log" || true
+      count_pytest "$log" "$mpi pytest"
+    fi
+  fi
 done
-
-# --- Python tests (pytest) -----------------------------------------------------------------
-# To be added with the Python bindings: run them here for each MPI and add their counts to
-# $passed / $failed (pytest's "N passed, M failed" line), like count_ctest does.
-# ---------------------------------------------------------------------------------------------
 
 for n in "${notes[@]+"${notes[@]}"}"; do
   echo "[test] $n"

@@ -10,6 +10,7 @@
 #include "internal.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 
 using namespace dart::detail;
@@ -67,6 +68,116 @@ dart_ret_t prepare_atomic(const dart_gptr_t &gp, size_t nelem, dart_datatype_t d
   return resolve(gp, nelem * (*t)->elem_size, fn, tg);
 }
 
+// Open MPI's osc rdma: the window behind teams spanning nodes and registered memory.
+bool ompi_rdma(const Target &tg) { return g->open_mpi && tg.win != tg.seg->shm_win; }
+
+// Registered memory of a one-unit team has no MPI window (globmem.cc): only this process
+// reaches it, so its atomics are plain read-modify-writes under one process-wide mutex
+// (atomic with respect to each other from any thread). fetched: old values or nullptr.
+std::mutex g_windowless_mutex;
+
+dart_ret_t windowless_op(const Target &tg, const Datatype &t, const void *values,
+                         size_t nelem, dart_operation_t op, MPI_Op mop, void *fetched,
+                         const char *fn) {
+  if (nelem == 0) return DART_OK;
+  std::lock_guard<std::mutex> lock(g_windowless_mutex);
+  char *dst = tg.direct;
+  if (fetched) std::memcpy(fetched, dst, nelem * t.elem_size);
+  if (op == DART_OP_NO_OP) return DART_OK;
+  if (op == DART_OP_REPLACE) {
+    std::memcpy(dst, values, nelem * t.elem_size);
+    return DART_OK;
+  }
+  const char *v = static_cast<const char *>(values);
+  for (size_t done = 0; done < nelem;) {  // MPI_Reduce_local counts are ints
+    size_t n = std::min<size_t>(nelem - done, INT_MAX);
+    DART_MPI(MPI_Reduce_local(v + done * t.elem_size, dst + done * t.elem_size, (int)n,
+                              atomic_type(t), mop), fn);
+    done += n;
+  }
+  return DART_OK;
+}
+
+dart_ret_t windowless_cas(const Target &tg, size_t size, const void *value,
+                          const void *compare, void *result) {
+  std::lock_guard<std::mutex> lock(g_windowless_mutex);
+  std::memcpy(result, tg.direct, size);
+  if (std::memcmp(tg.direct, compare, size) == 0) std::memcpy(tg.direct, value, size);
+  return DART_OK;
+}
+
+// One compare-and-swap of `size` bytes at tg.disp + off, completed at the target.
+dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt,
+                   const void *value, const void *compare, void *result, const char *fn) {
+  if (DART_UNLIKELY(size == 8 && ompi_rdma(tg) && tg.rank == tg.seg->team->myid &&
+                    tg.direct != nullptr)) {
+    // Open MPI 4.1's osc rdma crashes in a 64-bit MPI_Compare_and_swap to the calling
+    // process itself (btl vader has no endpoint for self). Other processes' atomics on
+    // this word are executed here, at the target, by vader with CPU atomic instructions,
+    // so the calling unit performs its own compare-and-swap with the same kind of
+    // instruction: atomic with respect to those. Pending operations to self complete
+    // first (docs/design.md, "Atomics").
+    DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
+    uint64_t expected, desired;
+    std::memcpy(&expected, compare, 8);
+    std::memcpy(&desired, value, 8);
+    __atomic_compare_exchange_n(reinterpret_cast<uint64_t *>(tg.direct + off), &expected,
+                                desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    std::memcpy(result, &expected, 8);  // the old value either way
+    return DART_OK;
+  }
+  DART_MPI(MPI_Compare_and_swap(value, compare, result, mt, tg.rank,
+                                (MPI_Aint)(tg.disp + off), tg.win), fn);
+  DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
+  return DART_OK;
+}
+
+// Open MPI 4.1's osc rdma gets MPI_LAND, MPI_LOR and MPI_LXOR wrong on 4- and 8-byte
+// integers (the fetched value is 0 and the target keeps its value; a raw MPI program
+// shows it). Under Open MPI those operations on such windows are a compare-and-swap loop.
+bool logical_op(dart_operation_t op) {
+  return op == DART_OP_LAND || op == DART_OP_LOR || op == DART_OP_LXOR;
+}
+
+template <typename W> W logical_apply(dart_operation_t op, W a, W b) {
+  bool x = a != 0, y = b != 0;
+  return (W)(op == DART_OP_LAND ? (x && y) : op == DART_OP_LOR ? (x || y) : (x != y));
+}
+
+template <typename W>
+dart_ret_t logical_emulated(const Target &tg, MPI_Datatype mt, const W *values, size_t nelem,
+                            dart_operation_t op, W *fetched, const char *fn) {
+  for (size_t i = 0; i < nelem; ++i) {
+    const size_t off = i * sizeof(W);
+    W old = 0;
+    DART_MPI(MPI_Fetch_and_op(nullptr, &old, mt, tg.rank, (MPI_Aint)(tg.disp + off), MPI_NO_OP,
+                              tg.win), fn);
+    DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
+    for (;;) {
+      W want = logical_apply<W>(op, old, values[i]), seen = 0;
+      DART_TRY(cas_one(tg, off, sizeof(W), mt, &want, &old, &seen, fn));
+      if (seen == old) break;
+      old = seen;
+    }
+    if (fetched) fetched[i] = old;
+  }
+  return DART_OK;
+}
+
+dart_ret_t logical_dispatch(const Target &tg, const Datatype &t, const void *values,
+                            size_t nelem, dart_operation_t op, void *fetched, const char *fn) {
+  MPI_Datatype mt = atomic_type(t);
+  if (t.elem_size == 4)
+    return logical_emulated<uint32_t>(tg, mt, static_cast<const uint32_t *>(values), nelem, op,
+                                      static_cast<uint32_t *>(fetched), fn);
+  return logical_emulated<uint64_t>(tg, mt, static_cast<const uint64_t *>(values), nelem, op,
+                                    static_cast<uint64_t *>(fetched), fn);
+}
+
+bool needs_logical_emulation(const Target &tg, const Datatype &t, dart_operation_t op) {
+  return DART_UNLIKELY(logical_op(op) && ompi_rdma(tg) && (t.elem_size == 4 || t.elem_size == 8));
+}
+
 dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_datatype_t dtype,
                       dart_operation_t op, bool local_completion, const char *fn) {
   const Datatype *t = nullptr;
@@ -75,6 +186,9 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
   MPI_Op mop;
   DART_TRY(atomic_op(op, dtype, false, &mop, fn));
   if (values == nullptr && nelem > 0) return fail(DART_ERR_INVAL, fn, "values is NULL");
+  if (tg.win == MPI_WIN_NULL) return windowless_op(tg, *t, values, nelem, op, mop, nullptr, fn);
+  if (needs_logical_emulation(tg, *t, op))
+    return logical_dispatch(tg, *t, values, nelem, op, nullptr, fn);
   MPI_Datatype mt = atomic_type(*t);
   const char *v = static_cast<const char *>(values);
   size_t chunk = g->cfg.transfer_chunk;
@@ -112,6 +226,9 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   DART_TRY(atomic_op(op, dtype, true, &mop, fn));
   if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
   if (value == nullptr && op != DART_OP_NO_OP) return fail(DART_ERR_INVAL, fn, "value is NULL");
+  if (tg.win == MPI_WIN_NULL) return windowless_op(tg, *t, value, 1, op, mop, result, fn);
+  if (needs_logical_emulation(tg, *t, op))
+    return logical_dispatch(tg, *t, value, 1, op, result, fn);
   DART_MPI(MPI_Fetch_and_op(value, result, atomic_type(*t), tg.rank, (MPI_Aint)tg.disp, mop, tg.win), fn);
   DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
   return DART_OK;
@@ -127,28 +244,8 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
     return fail(DART_ERR_INVAL, fn, "compare-and-swap needs an integer datatype (MPI rule)");
   if (value == nullptr || compare == nullptr || result == nullptr)
     return fail(DART_ERR_INVAL, fn, "value, compare and result must not be NULL");
-  if (DART_UNLIKELY(g->open_mpi && t->elem_size == 8 && tg.win != tg.seg->shm_win &&
-                    tg.rank == tg.seg->team->myid && tg.direct != nullptr)) {
-    // Open MPI 4.1's osc rdma (MPI_Win_create windows of teams spanning nodes) crashes
-    // in a 64-bit MPI_Compare_and_swap to the calling process itself (btl vader has no
-    // endpoint for self). Other processes' atomics on this word are executed here, at
-    // the target, by vader with CPU atomic instructions, so the calling unit performs
-    // its own compare-and-swap with the same kind of instruction: atomic with respect
-    // to those. Pending operations to self are completed first (docs/design.md).
-    DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
-    uint64_t expected;
-    std::memcpy(&expected, compare, 8);
-    uint64_t desired;
-    std::memcpy(&desired, value, 8);
-    __atomic_compare_exchange_n(reinterpret_cast<uint64_t *>(tg.direct), &expected, desired,
-                                false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-    std::memcpy(result, &expected, 8);  // the old value either way
-    return DART_OK;
-  }
-  DART_MPI(MPI_Compare_and_swap(value, compare, result, atomic_type(*t), tg.rank,
-                                (MPI_Aint)tg.disp, tg.win), fn);
-  DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
-  return DART_OK;
+  if (tg.win == MPI_WIN_NULL) return windowless_cas(tg, t->elem_size, value, compare, result);
+  return cas_one(tg, 0, t->elem_size, atomic_type(*t), value, compare, result, fn);
 }
 
 }  // extern "C"

@@ -65,6 +65,16 @@ dart_ret_t read_config(Config *cfg, const char *fn) {
       cfg->transfer_chunk = v < 0x7fffffffu ? v : 0x7fffffffu;
     }
   }
+  if (const char *s = std::getenv("DART_WAIT")) {
+    if (*s == '\0' || std::strcmp(s, "auto") == 0)
+      cfg->wait = Config::Wait::Auto;
+    else if (std::strcmp(s, "yield") == 0)
+      cfg->wait = Config::Wait::Yield;
+    else if (std::strcmp(s, "sleep") == 0)
+      cfg->wait = Config::Wait::Sleep;
+    else
+      return fail(DART_ERR_INVAL, fn, "DART_WAIT='%s' is not auto, yield or sleep", s);
+  }
   return DART_OK;
 }
 

@@ -136,7 +136,15 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
   MPI_Info_create(&info);
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
   char *base = nullptr;
-  int rc = MPI_Win_allocate_shared((MPI_Aint)nbytes, 1, info, t->node_comm, &base, &s->shm_win);
+  // Every unit's part starts 64-byte aligned. MPI does not promise it: Open MPI's osc sm
+  // hands out parts that start 8 bytes past a page boundary. So each part is allocated
+  // with kAlign bytes of slack and DART's part starts at the first aligned address in
+  // it. Shared mappings are page aligned, so every process computes the same pad for a
+  // part from its own mapping; `pads` turns DART offsets into displacements of the
+  // shared window where it is the RMA window too (single-node teams).
+  const size_t padded = (nbytes + kAlign - 1) / kAlign * kAlign + kAlign;
+  if (padded < nbytes) return fail(DART_ERR_INVAL, fn, "size %zu overflows", nbytes);
+  int rc = MPI_Win_allocate_shared((MPI_Aint)padded, 1, info, t->node_comm, &base, &s->shm_win);
   MPI_Info_free(&info);
   if (rc != MPI_SUCCESS) {
     dart_ret_t r = mpi_fail(rc, fn, "MPI_Win_allocate_shared");
@@ -145,8 +153,13 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
     return r;
   }
   set_window_errhandler(s->shm_win);
-  s->local_base = base;
+  auto align = [](char *p) {
+    return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(p) + kAlign - 1) / kAlign * kAlign);
+  };
+  s->local_base = align(base);
   s->direct.assign(t->size, nullptr);
+  std::vector<uint64_t> pads(t->size, 0);
+  bool padded_any = false;
   for (int u = 0; u < t->size; ++u) {
     if (t->node_rank[u] < 0) continue;
     MPI_Aint sz = 0;
@@ -157,13 +170,16 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
       MPI_Win_free(&s->shm_win);
       return mpi_fail(rc, fn, "MPI_Win_shared_query");
     }
-    s->direct[u] = p;
+    s->direct[u] = align(p);
+    pads[u] = (uint64_t)(s->direct[u] - p);
+    padded_any = padded_any || pads[u] != 0;
   }
-  s->direct[t->myid] = base;
+  s->direct[t->myid] = s->local_base;
+  if (t->single_node && padded_any) s->pads = std::move(pads);
   if (t->single_node) {
     s->win = s->shm_win;
   } else {
-    rc = MPI_Win_create(base, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win);
+    rc = MPI_Win_create(s->local_base, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win);
     if (rc != MPI_SUCCESS) {
       MPI_Win_free(&s->shm_win);
       return mpi_fail(rc, fn, "MPI_Win_create");
@@ -231,9 +247,15 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   if (!aligned) s->sizes.assign(sizes.begin(), sizes.end());
   s->direct.assign(t->size, nullptr);
   s->direct[t->myid] = s->local_base;  // own memory: plain load/store
-  DART_MPI(MPI_Win_create(addr, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win), fn);
-  set_window_errhandler(s->win);
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+  // A team of one unit needs no window: its only unit reaches the memory by load/store
+  // (and atomics under a process-local mutex, atomic.cc). Open MPI cannot create a
+  // window over a one-process communicator at all (MPI_ERR_WIN), so this is also what
+  // makes registration work on singleton teams there.
+  if (t->size > 1) {
+    DART_MPI(MPI_Win_create(addr, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win), fn);
+    set_window_errhandler(s->win);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+  }
   store_segment(t, s.get());
   s.release();
   dart_gptr_t gp = DART_GPTR_NULL;

@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +21,12 @@ namespace {
 dart_ret_t compute_nodes(State *s, const char *fn) {
   MPI_Comm shm = MPI_COMM_NULL, node = MPI_COMM_NULL;
   DART_MPI(MPI_Comm_split_type(s->world, MPI_COMM_TYPE_SHARED, s->myid, MPI_INFO_NULL, &shm), fn);
+  // More processes on this machine than cores we may run on: waits sleep (Backoff).
+  int machine_procs = 1;
+  MPI_Comm_size(shm, &machine_procs);
+  const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  s->oversubscribed = s->cfg.wait == Config::Wait::Sleep ||
+                      (s->cfg.wait == Config::Wait::Auto && machine_procs > ncpu);
   dart_ret_t rc = DART_OK;
   if (s->cfg.units_per_node > 0) {
     rc = mpi_check(MPI_Comm_split(shm, s->myid / s->cfg.units_per_node, s->myid, &node), fn,
@@ -72,14 +80,15 @@ void build_config_string(State *s) {
                 "DART-MPI %s; MPI: %s; thread level: %s; units: %d; nodes: %d%s; "
                 "windows: MPI_Win_allocate_shared per node + MPI_Win_create per team "
                 "(only when a team spans nodes), one lock_all epoch each; pool: %zu bytes "
-                "per unit",
+                "per unit; waits: %s",
                 dart_mpi_version(), first.c_str(), thread_level_name(s->thread_level),
                 s->size, s->nnodes,
                 s->cfg.units_per_node > 0
                     ? (" (DART_UNITS_PER_NODE=" + std::to_string(s->cfg.units_per_node) + ")")
                           .c_str()
                     : "",
-                s->cfg.pool_size);
+                s->cfg.pool_size,
+                s->oversubscribed ? "sleep (more processes than cores)" : "yield");
   s->config_string = buf;
 }
 

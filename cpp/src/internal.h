@@ -57,7 +57,9 @@ inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
 // configuration: the one place that reads DART_* environment variables
 // ---------------------------------------------------------------------------
 struct Config {
+  enum class Wait { Auto, Yield, Sleep };
   int units_per_node = 0;            // DART_UNITS_PER_NODE, 0 = off
+  Wait wait = Wait::Auto;            // DART_WAIT
   size_t pool_size = 16u << 20;      // DART_POOL_SIZE, bytes
   size_t transfer_chunk = 0x7fffffff;  // DART_TRANSFER_CHUNK, elements per MPI call
 };
@@ -137,7 +139,11 @@ struct Segment {
   size_t local_size = 0;
   std::vector<char *> direct;   // per team unit: load/store base, nullptr if not reachable
   std::vector<size_t> sizes;    // per team unit, only when !aligned
+  // Per team unit: window displacement of DART offset 0, when `win` is the shared window
+  // and MPI's parts were not 64-byte aligned (globmem.cc); empty means all 0.
+  std::vector<uint64_t> pads;
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
+  uint64_t pad_of(int unit) const { return pads.empty() ? 0 : pads[unit]; }
 };
 
 struct Team {
@@ -206,9 +212,23 @@ struct State {
   // on a 64-bit MPI_Compare_and_swap whose target is the calling process; see
   // dart_compare_and_swap in atomic.cc.
   bool open_mpi = false;
+  // More processes on this machine than cores (or DART_WAIT=sleep): see Backoff.
+  bool oversubscribed = false;
 };
 
 extern State *g;  // nullptr when not initialized
+
+// The pause between two polls of a wait loop (lock hand-over, successor link). The first
+// polls only yield the core. When processes outnumber cores (2-core machines running 4
+// units), the later pauses sleep instead: a yielding waiter stays runnable and keeps
+// the unit it waits for (the lock holder, or the target of its RMA under MPICH, which
+// needs the target to enter MPI) off the CPU for a whole time slice.
+class Backoff {
+ public:
+  void pause();
+ private:
+  unsigned polls_ = 0;
+};
 
 inline dart_ret_t check_init(const char *fn) {
   if (DART_LIKELY(g != nullptr)) return DART_OK;
@@ -272,7 +292,7 @@ inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn,
   t->direct = base ? base + off : nullptr;
   t->win = seg->win;
   t->rank = unit;
-  t->disp = off;
+  t->disp = off + seg->pad_of(unit);
   t->seg = seg;
   return DART_OK;
 }

@@ -57,11 +57,11 @@ int *words(const dart_lock_struct *l, int unit) {
 }
 constexpr int kTailW = 0, kNextW = 1, kFlagW = 2;
 
-// Spin politely: yield the core and let MPI progress (peers' RMA on this unit's memory).
-void pause_spin(const dart_lock_struct *l) {
+// Spin politely: let MPI progress (peers' RMA on this unit's memory), then pause.
+void pause_spin(const dart_lock_struct *l, Backoff *b) {
   int flag = 0;
   MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, l->comm, &flag, MPI_STATUS_IGNORE);
-  sched_yield();
+  b->pause();
 }
 
 bool shm_lock(const dart_lock_struct *l) { return l->team->single_node; }
@@ -79,7 +79,8 @@ void shm_acquire(const dart_lock_struct *l) {
   if (pred == -1) return;
   __atomic_store_n(&words(l, pred)[kNextW], me, __ATOMIC_RELEASE);
   int *flag = &words(l, me)[kFlagW];
-  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) pause_spin(l);
+  Backoff b;
+  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) == 0) pause_spin(l, &b);
 }
 
 bool shm_try_acquire(const dart_lock_struct *l) {
@@ -96,7 +97,8 @@ void shm_release(const dart_lock_struct *l) {
     return;  // nobody queued behind me
   int *next = &words(l, me)[kNextW];
   int succ;
-  while ((succ = __atomic_load_n(next, __ATOMIC_ACQUIRE)) == -1) pause_spin(l);
+  Backoff b;
+  while ((succ = __atomic_load_n(next, __ATOMIC_ACQUIRE)) == -1) pause_spin(l, &b);
   __atomic_store_n(&words(l, succ)[kFlagW], 1, __ATOMIC_RELEASE);
 }
 
@@ -117,10 +119,11 @@ dart_ret_t reset_next(dart_lock_struct *l, const char *fn) {
 // hand-over it waits for, off the CPU. Each MPI_Test also drives MPI progress.
 dart_ret_t wait_yielding(MPI_Request *req, const char *fn) {
   int done = 0;
+  Backoff b;
   while (true) {
     DART_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE), fn);
     if (done) return DART_OK;
-    sched_yield();
+    b.pause();
   }
 }
 
@@ -280,10 +283,11 @@ dart_ret_t dart_lock_release(dart_lock_t lock) {
     // me (a short window), reading my link atomically. Every iteration is an MPI call,
     // so MPI keeps progressing.
     int next = -1;
+    Backoff b;
     while (next == -1) {
       DART_MPI(MPI_Fetch_and_op(nullptr, &next, MPI_INT, me, kNext, MPI_NO_OP, win), fn);
       DART_TRY(flush(lock, me, fn));
-      if (next == -1) sched_yield();
+      if (next == -1) b.pause();
     }
     int token = 1;
     DART_MPI(MPI_Send(&token, 1, MPI_INT, next, kHandoverTag, lock->comm), fn);

@@ -111,11 +111,13 @@ inline bool fast_direct(const dart_gptr_t &gp, void *local, size_t nelem, dart_d
 }
 
 inline void direct_put(const Xfer &x, const void *src) {
+  if (x.nelem == 0) return;
   layout_copy(x.t.direct, *x.remote, static_cast<const char *>(src), *x.local, x.nelem);
   std::atomic_thread_fence(std::memory_order_release);
 }
 
 inline void direct_get(const Xfer &x, void *dst) {
+  if (x.nelem == 0) return;
   std::atomic_thread_fence(std::memory_order_acquire);
   layout_copy(static_cast<char *>(dst), *x.local, x.t.direct, *x.remote, x.nelem);
 }
@@ -183,7 +185,9 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
   DART_TRY(resolve(gp, 0, fn, &t));
   std::atomic_thread_fence(std::memory_order_seq_cst);
   // Same-node put/get are complete already, but atomics to the same target went through
-  // MPI on this window (docs/design.md, "Atomics"): the flush completes them.
+  // MPI on this window (docs/design.md, "Atomics"): the flush completes them. Registered
+  // memory of a one-unit team has no window: everything on it completes at once.
+  if (t.win == MPI_WIN_NULL) return DART_OK;
   switch (kind) {
     case FlushKind::One:
       DART_MPI(MPI_Win_flush(t.rank, t.win), fn);
@@ -226,7 +230,7 @@ dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_dataty
   const char *fn = "dart_put";
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
-  if (x.t.direct) {
+  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
     direct_put(x, src);
     return DART_OK;
   }
@@ -240,7 +244,7 @@ dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t 
   const char *fn = "dart_get";
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
-  if (x.t.direct) {
+  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
     direct_get(x, dest);
     return DART_OK;
   }
@@ -254,7 +258,7 @@ dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
   const char *fn = "dart_put_blocking";
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
-  if (x.t.direct) {
+  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
     direct_put(x, src);
     return DART_OK;
   }
@@ -270,7 +274,7 @@ dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem, dart_da
   const char *fn = "dart_get_blocking";
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
-  if (x.t.direct) {
+  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
     direct_get(x, dest);
     return DART_OK;
   }
@@ -290,7 +294,7 @@ dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
   }
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
-  if (x.t.direct) {
+  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
     direct_put(x, src);
     *handle = DART_HANDLE_NULL;
     return DART_OK;
@@ -310,7 +314,7 @@ dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem, dart_data
   }
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
-  if (x.t.direct) {
+  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
     direct_get(x, dest);
     *handle = DART_HANDLE_NULL;
     return DART_OK;

@@ -3,6 +3,7 @@
 // DART lifetime return DART_ERR_NOTINIT.
 #include "prog_common.h"
 
+#include <string>
 #include <vector>
 
 namespace {
@@ -73,6 +74,27 @@ void little_work(int cycle) {
   }
 }
 
+// A malformed DART_* variable makes dart_init fail with DART_ERR_INVAL and a detail
+// naming the variable, on every unit (the values are the same everywhere), and leaves
+// DART uninitialized; the next dart_init with the variable restored works.
+void malformed_environment(int *argc, char ***argv) {
+  const char *cases[][2] = {{"DART_WAIT", "spin"},
+                            {"DART_POOL_SIZE", "12X"},
+                            {"DART_UNITS_PER_NODE", "0"},
+                            {"DART_TRANSFER_CHUNK", "-5"}};
+  for (auto &c : cases) {
+    const char *old = std::getenv(c[0]);
+    std::string saved = old ? old : "";
+    setenv(c[0], c[1], 1);
+    CHECK_RC(DART_ERR_INVAL, dart_init(argc, argv));
+    CHECK(std::strstr(dart_error_detail(), c[0]) != nullptr);
+    CHECK(!dart_initialized());
+    if (old) setenv(c[0], saved.c_str(), 1); else unsetenv(c[0]);
+  }
+  CHECK_OK(dart_init(argc, argv));
+  CHECK_OK(dart_exit());
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -103,6 +125,7 @@ int main(int argc, char **argv) {
     CHECK(init && !fin);  // DART must not finalize an MPI it did not start
     if (!init || fin) return 1;
   }
+  malformed_environment(&argc, &argv);
   calls_outside_lifetime();  // after the last dart_exit
   int r = prog::finish("prog_init_cycles");
   MPI_Finalize();

@@ -1,0 +1,23 @@
+// Backoff: the pause of DART's own wait loops (docs/design.md, "Locks").
+#include "internal.h"
+
+#include <sched.h>
+#include <time.h>
+
+namespace dart {
+namespace detail {
+
+void Backoff::pause() {
+  // Polls while the wait is young only give the core away; an older wait on an
+  // oversubscribed machine sleeps 20 us, so the unit that has the work runs.
+  constexpr unsigned kYieldPolls = 16;
+  if (++polls_ <= kYieldPolls || g == nullptr || !g->oversubscribed) {
+    sched_yield();
+    return;
+  }
+  struct timespec ts = {0, 20 * 1000};
+  nanosleep(&ts, nullptr);
+}
+
+}  // namespace detail
+}  // namespace dart

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""heat2d: Jacobi iteration of the 2D heat equation (5-point stencil) with DART.
+
+The Python twin of examples/cpp/heat2d.cc and examples/fortran/heat2d.f90: the same
+command line, the same arithmetic and the same bytes out (docs/porting.md puts this file
+next to the Fortran one, line by line).
+
+    mpiexec -n 4 python heat2d.py --nx 64 --ny 64 --iters 100 --mode nonblocking --out u.bin
+
+The field u[i, j] (j contiguous) has fixed boundary values (1 on row 0, 0.5 on column 0,
+0 on the last row and column) and every other point starts at 0 and becomes
+    0.25 * ((u[i-1, j] + u[i+1, j]) + (u[i, j-1] + u[i, j+1]))
+Each unit owns a block with a ring of halo points, inside two collective allocations (the
+current and the next iterate). Per iteration: a barrier, the four halos by DART gets
+(rows contiguous; columns strided on both sides, one strided DART type each), the update.
+`nonblocking` starts the gets with get_handle, updates the points that need no halo,
+waits, then updates the block's outer ring.
+"""
+import argparse
+import time
+
+import numpy as np
+
+import dartpy as dart
+
+
+def dims_create(n, ndims):
+    """Process grid: primes of n, largest first, to the smallest dimension; non-increasing."""
+    primes, m, p = [], n, 2
+    while m > 1:
+        if m % p == 0:
+            primes.append(p)
+            m //= p
+        else:
+            p += 1
+    dims = [1] * ndims
+    for p in reversed(primes):
+        dims[dims.index(min(dims))] *= p
+    return sorted(dims, reverse=True)
+
+
+def block(n, parts, b):
+    """(start, length) of block b when n points are split over `parts` blocks."""
+    q, r = divmod(n, parts)
+    return b * q + min(b, r), q + (1 if b < r else 0)
+
+
+def stencil(u, un, a0, a1, b0, b1):
+    """un = the Jacobi update of u on local rows a0..a1-1 and columns b0..b1-1."""
+    if a0 < a1 and b0 < b1:
+        un[a0:a1, b0:b1] = 0.25 * ((u[a0 - 1:a1 - 1, b0:b1] + u[a0 + 1:a1 + 1, b0:b1])
+                                   + (u[a0:a1, b0 - 1:b1 - 1] + u[a0:a1, b0 + 1:b1 + 1]))
+
+
+def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None):
+    """Runs the iteration on all units (collective). Returns (field, t_compute, t_halo):
+    the final global field on unit 0 (None elsewhere) and this unit's seconds of compute
+    and halo exchange. on_snapshot(iteration, field) runs on unit 0 every snapshot_every
+    iterations (and for the initial field) with the gathered global field."""
+    me, n = dart.myid(), dart.size()
+    px, py = dims_create(n, 2)
+    if nx < px or ny < py:
+        raise ValueError(f"grid {nx} x {ny} is too small for {px} x {py} units")
+
+    def block_of(unit):  # ((row start, rows), (column start, columns)) of a unit
+        return block(nx, px, unit // py), block(ny, py, unit % py)
+
+    def unit_at(cx, cy):
+        return cx * py + cy if 0 <= cx < px and 0 <= cy < py else -1
+
+    cx, cy = me // py, me % py
+    (i0, lnx), (j0, lny) = block_of(me)
+    ld = lny + 2  # elements per local row, halos included
+
+    # Two collective allocations, each large enough for the largest block with halos.
+    cap = max((r[1] + 2) * (c[1] + 2) for r, c in map(block_of, range(n)))
+    fields = [dart.empty(dart.TEAM_ALL, cap, np.float64) for _ in range(2)]
+    u = [f.local[:(lnx + 2) * ld].reshape(lnx + 2, ld) for f in fields]  # zero-copy views
+
+    # Initial state (halos 0; global-boundary halos are never read).
+    i = np.arange(i0, i0 + lnx)[:, None]
+    j = np.arange(j0, j0 + lny)[None, :]
+    for k in range(2):
+        u[k][:, :] = 0.0
+        u[k][1:-1, 1:-1] = np.where(i == 0, 1.0, np.where(j == 0, 0.5, 0.0))
+
+    # The halos: (neighbour, element offset there, remote stride (0: a row), my row, my
+    # column). Rows are contiguous; columns are strided here and there.
+    halos = []
+    if (nb := unit_at(cx - 1, cy)) >= 0:  # north: its last row -> my row 0
+        (_, nr), (_, nc) = block_of(nb)
+        halos.append((nb, nr * (nc + 2) + 1, 0, 0, 1))
+    if (nb := unit_at(cx + 1, cy)) >= 0:  # south: its row 1 -> my row lnx+1
+        (_, nr), (_, nc) = block_of(nb)
+        halos.append((nb, (nc + 2) + 1, 0, lnx + 1, 1))
+    if (nb := unit_at(cx, cy - 1)) >= 0:  # west: its last column -> my column 0
+        (_, nr), (_, nc) = block_of(nb)
+        halos.append((nb, (nc + 2) + nc, nc + 2, 1, 0))
+    if (nb := unit_at(cx, cy + 1)) >= 0:  # east: its column 1 -> my column lny+1
+        (_, nr), (_, nc) = block_of(nb)
+        halos.append((nb, (nc + 2) + 1, nc + 2, 1, lny + 1))
+
+    def exchange(cur):
+        """Starts (nonblocking) or does (blocking) the halo gets of iterate cur."""
+        handles = []
+        for nb, off, stride, a, b in halos:
+            src = fields[cur].gptr_of(nb) + off
+            dst = u[cur][a, 1:lny + 1] if stride == 0 else u[cur][1:lnx + 1, b]
+            if nonblocking:
+                handles.append(dart.get_handle(dst, src, remote_stride=stride))
+            else:
+                dart.get_blocking(dst, src, remote_stride=stride)
+        return handles
+
+    def gather(cur):
+        """Unit 0 gets every block (one strided get each); None on the other units."""
+        if me != 0:
+            return None
+        glob = np.zeros((nx, ny), dtype="<f8")
+        for unit in range(n):
+            (ri, rn), (rj, rc) = block_of(unit)
+            dart.get_blocking(glob[ri:ri + rn, rj:rj + rc],
+                              fields[cur].gptr_of(unit) + (rc + 2) + 1,
+                              remote_stride=rc + 2, remote_blocklen=rc)
+        return glob
+
+    # Local rows/columns whose global point is updated (not on the global boundary).
+    a0, a1 = max(1, 1 - i0 + 1), min(lnx, nx - 2 - i0 + 1) + 1
+    b0, b1 = max(1, 1 - j0 + 1), min(lny, ny - 2 - j0 + 1) + 1
+    # The part of that which needs no halo (nonblocking mode).
+    c0, c1, d0, d1 = max(a0, 2), min(a1, lnx), max(b0, 2), min(b1, lny)
+
+    t_halo = t_compute = 0.0
+    cur, unew = 0, None
+    if on_snapshot and snapshot_every > 0:
+        dart.barrier()
+        if me == 0:
+            on_snapshot(0, gather(cur))
+    for it in range(1, iters + 1):
+        unew = u[1 - cur]
+        t0 = time.perf_counter()
+        dart.barrier()  # neighbours are done writing iterate `cur`
+        handles = exchange(cur)
+        t1 = time.perf_counter()
+        if not nonblocking:
+            stencil(u[cur], unew, a0, a1, b0, b1)
+            t_halo += t1 - t0
+            t_compute += time.perf_counter() - t1
+        else:
+            stencil(u[cur], unew, c0, c1, d0, d1)  # needs no halo
+            t2 = time.perf_counter()
+            dart.waitall(handles)
+            t3 = time.perf_counter()
+            stencil(u[cur], unew, a0, c0, b0, b1)  # the outer ring: top rows,
+            stencil(u[cur], unew, max(c1, c0), a1, b0, b1)  # bottom rows,
+            stencil(u[cur], unew, c0, c1, b0, d0)  # left and
+            stencil(u[cur], unew, c0, c1, max(d1, d0), b1)  # right columns
+            t_halo += (t1 - t0) + (t3 - t2)
+            t_compute += (t2 - t1) + (time.perf_counter() - t3)
+        cur = 1 - cur
+        if on_snapshot and snapshot_every > 0 and it % snapshot_every == 0 and it < iters:
+            dart.barrier()
+            if me == 0:
+                on_snapshot(it, gather(cur))
+    dart.barrier()
+    glob = gather(cur)
+    if on_snapshot and snapshot_every > 0 and me == 0:
+        on_snapshot(iters, glob)
+    dart.barrier()  # nobody frees before unit 0 has gathered
+    del u, unew
+    for f in fields:
+        f.free()
+    return glob, t_compute, t_halo
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nx", type=int, required=True)
+    ap.add_argument("--ny", type=int, required=True)
+    ap.add_argument("--iters", type=int, required=True)
+    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+    if args.nx < 3 or args.ny < 3 or args.iters < 0:
+        ap.error("every grid size must be at least 3 and --iters >= 0")
+    nonblocking = args.mode == "nonblocking"
+
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    glob, t_compute, t_halo = solve(args.nx, args.ny, args.iters, nonblocking)
+    if me == 0 and args.out:
+        glob.tofile(args.out)
+    times = np.zeros(2)
+    dart.allreduce(np.array([t_halo, t_compute]), times, dart.OP_MAX)
+    halo, compute = times
+    if me == 0:
+        px, py = dims_create(n, 2)
+        per = 1e6 / args.iters if args.iters > 0 else 0.0
+        print(f"heat2d (Python): {n} units ({px} x {py}) on {dart.node_count()} node(s), "
+              f"grid {args.nx} x {args.ny}, {args.iters} iterations, {args.mode}")
+        print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
+              f"{halo * per:.2f} us (max over units)")
+        print(f"checksum: {float(np.add.accumulate(glob.ravel())[-1]):.17g}")
+        if args.out:
+            print(f"wrote {args.out}")
+    dart.exit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""heat3d: the 3D heat conduction of the IJNC 2017 paper with DART.
+
+The Python twin of examples/cpp/heat3d.cc and examples/fortran/heat3d.f90 (same command
+line, same bytes out). Explicit finite differences (7-point stencil) on an
+nx x ny x nz grid of float64, fixed boundary temperatures (1 on the face i = 0, 0.5 on
+j = 0, 0.25 on k = 0, 0 on the other faces), checkerboard 3D decomposition, six
+neighbours, halos of width 1 filled with DART gets, `blocking` or `nonblocking`:
+
+    lap  = ((u[i-1] + u[i+1]) + (u[j-1] + u[j+1])) + (u[k-1] + u[k+1])
+    unew = u + 0.125 * (lap - 6 u)
+
+    mpiexec -n 4 python heat3d.py --nx 32 --ny 32 --nz 32 --iters 50 --mode blocking --out u.bin
+
+Halo faces: an i-face is ly rows of lz contiguous points and a j-face lx rows of lz points:
+both are one strided DART type on each side (NumPy views of the local halo, the
+neighbour's layout by remote_stride/remote_blocklen). A k-face has two strides; it moves
+as one strided get per i-plane.
+"""
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import dartpy as dart
+
+
+def dims_create(n, ndims):
+    """Process grid: primes of n, largest first, to the smallest dimension; non-increasing."""
+    primes, m, p = [], n, 2
+    while m > 1:
+        if m % p == 0:
+            primes.append(p)
+            m //= p
+        else:
+            p += 1
+    dims = [1] * ndims
+    for p in reversed(primes):
+        dims[dims.index(min(dims))] *= p
+    return sorted(dims, reverse=True)
+
+
+def block(n, parts, b):
+    """(start, length) of block b when n points are split over `parts` blocks."""
+    q, r = divmod(n, parts)
+    return b * q + min(b, r), q + (1 if b < r else 0)
+
+
+def stencil(u, un, lo, hi):
+    """un = the update of u on the local box lo[d] <= index < hi[d]."""
+    if any(lo[d] >= hi[d] for d in range(3)):
+        return
+    (a0, b0, c0), (a1, b1, c1) = lo, hi
+    c = u[a0:a1, b0:b1, c0:c1]
+    lap = (((u[a0 - 1:a1 - 1, b0:b1, c0:c1] + u[a0 + 1:a1 + 1, b0:b1, c0:c1])
+            + (u[a0:a1, b0 - 1:b1 - 1, c0:c1] + u[a0:a1, b0 + 1:b1 + 1, c0:c1]))
+           + (u[a0:a1, b0:b1, c0 - 1:c1 - 1] + u[a0:a1, b0:b1, c0 + 1:c1 + 1]))
+    un[a0:a1, b0:b1, c0:c1] = c + 0.125 * (lap - 6.0 * c)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for name in ("--nx", "--ny", "--nz", "--iters"):
+        ap.add_argument(name, type=int, required=True)
+    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+    N = (args.nx, args.ny, args.nz)
+    if min(N) < 3 or args.iters < 0:
+        ap.error("every grid size must be at least 3 and --iters >= 0")
+    nonblocking = args.mode == "nonblocking"
+
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    dims = dims_create(n, 3)
+    if any(N[d] < dims[d] for d in range(3)):
+        sys.exit(f"heat3d: the grid is too small for {dims[0]} x {dims[1]} x {dims[2]} units")
+
+    def coords(unit):
+        return unit // (dims[1] * dims[2]), (unit // dims[2]) % dims[1], unit % dims[2]
+
+    def unit_at(c):
+        if any(not 0 <= c[d] < dims[d] for d in range(3)):
+            return -1
+        return (c[0] * dims[1] + c[1]) * dims[2] + c[2]
+
+    def block_of(unit):  # ((start, length) per dimension)
+        c = coords(unit)
+        return [block(N[d], dims[d], c[d]) for d in range(3)]
+
+    def shape_of(unit):  # local array shape, halos included
+        return tuple(length + 2 for _, length in block_of(unit))
+
+    mc = coords(me)
+    blk = block_of(me)
+    (i0, lx), (j0, ly), (k0, lz) = blk
+    shape = shape_of(me)
+
+    cap = max(int(np.prod(shape_of(u))) for u in range(n))
+    fields = [dart.empty(dart.TEAM_ALL, cap, np.float64) for _ in range(2)]
+    u = [f.local[:int(np.prod(shape))].reshape(shape) for f in fields]  # zero-copy views
+
+    i = np.arange(i0, i0 + lx)[:, None, None]
+    j = np.arange(j0, j0 + ly)[None, :, None]
+    k = np.arange(k0, k0 + lz)[None, None, :]
+    init = np.where(i == 0, 1.0, np.where(j == 0, 0.5, np.where(k == 0, 0.25, 0.0)))
+    for t in range(2):
+        u[t][...] = 0.0
+        u[t][1:-1, 1:-1, 1:-1] = init
+
+    # Halos: (neighbour, its first source element, remote stride, remote block length,
+    # destination view maker). Lower neighbour: its last layer -> my layer 0; upper
+    # neighbour: its layer 1 -> my last layer.
+    halos = []
+    for d in range(3):
+        for side in (-1, 1):
+            c = list(mc)
+            c[d] += side
+            nb = unit_at(c)
+            if nb < 0:
+                continue
+            ns = shape_of(nb)
+            src = [1, 1, 1]
+            src[d] = ns[d] - 2 if side < 0 else 1
+            dst = 0 if side < 0 else shape[d] - 1
+            off = (src[0] * ns[1] + src[1]) * ns[2] + src[2]
+            halos.append((nb, d, off, ns, dst))
+
+    def exchange(cur):
+        handles = []
+        for nb, d, off, ns, dst in halos:
+            g = fields[cur].gptr_of(nb)
+            if d == 0:    # ly rows of lz points, rows ns[2] apart
+                gets = [(u[cur][dst, 1:-1, 1:-1], g + off, ns[2], lz)]
+            elif d == 1:  # lx rows of lz points, rows one plane apart
+                gets = [(u[cur][1:-1, dst, 1:-1], g + off, ns[1] * ns[2], lz)]
+            else:         # per i-plane: ly points, ns[2] apart
+                gets = [(u[cur][a, 1:-1, dst], g + off + (a - 1) * ns[1] * ns[2], ns[2], 1)
+                        for a in range(1, lx + 1)]
+            for view, src, stride, blen in gets:
+                if nonblocking:
+                    handles.append(dart.get_handle(view, src, remote_stride=stride,
+                                                   remote_blocklen=blen))
+                else:
+                    dart.get_blocking(view, src, remote_stride=stride, remote_blocklen=blen)
+        return handles
+
+    # Local index boxes: the updated points (not on the global boundary), and the part of
+    # it that needs no halo.
+    lo = [max(1, 2 - blk[d][0]) for d in range(3)]
+    hi = [min(blk[d][1], N[d] - 1 - blk[d][0]) + 1 for d in range(3)]
+    ilo = [max(lo[d], 2) for d in range(3)]
+    ihi = [max(min(hi[d], blk[d][1]), ilo[d]) for d in range(3)]
+
+    t_halo = t_compute = 0.0
+    cur, unew = 0, None
+    for _ in range(args.iters):
+        unew = u[1 - cur]
+        t0 = time.perf_counter()
+        dart.barrier()
+        handles = exchange(cur)
+        t1 = time.perf_counter()
+        if not nonblocking:
+            stencil(u[cur], unew, lo, hi)
+            t_halo += t1 - t0
+            t_compute += time.perf_counter() - t1
+        else:
+            stencil(u[cur], unew, ilo, ihi)
+            t2 = time.perf_counter()
+            dart.waitall(handles)
+            t3 = time.perf_counter()
+            # The outer shell = the box minus the inner box, as six slabs.
+            for d in range(3):
+                for a, b in ((lo[d], ilo[d]), (ihi[d], hi[d])):
+                    slab_lo = [lo[e] if e > d else ilo[e] for e in range(3)]
+                    slab_hi = [hi[e] if e > d else ihi[e] for e in range(3)]
+                    slab_lo[d], slab_hi[d] = a, b
+                    stencil(u[cur], unew, slab_lo, slab_hi)
+            t_halo += (t1 - t0) + (t3 - t2)
+            t_compute += (t2 - t1) + (time.perf_counter() - t3)
+        cur = 1 - cur
+    dart.barrier()
+
+    glob = np.zeros(N, dtype="<f8")
+    if me == 0:
+        for unit in range(n):
+            (ri, rx), (rj, ry), (rk, rz) = block_of(unit)
+            s = shape_of(unit)
+            for a in range(1, rx + 1):  # one strided get per i-plane
+                off = (a * s[1] + 1) * s[2] + 1
+                dart.get_blocking(glob[ri + a - 1, rj:rj + ry, rk:rk + rz],
+                                  fields[cur].gptr_of(unit) + off,
+                                  remote_stride=s[2], remote_blocklen=rz)
+        if args.out:
+            glob.tofile(args.out)
+    times = np.zeros(2)
+    dart.allreduce(np.array([t_halo, t_compute]), times, dart.OP_MAX)
+    halo, compute = times
+    if me == 0:
+        per = 1e6 / args.iters if args.iters > 0 else 0.0
+        mode = "nonblocking" if nonblocking else "blocking"
+        print(f"heat3d (Python): {n} units ({dims[0]} x {dims[1]} x {dims[2]}) on "
+              f"{dart.node_count()} node(s), grid {N[0]} x {N[1]} x {N[2]}, "
+              f"{args.iters} iterations, {mode}")
+        print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
+              f"{halo * per:.2f} us (max over units)")
+        print(f"checksum: {float(np.add.accumulate(glob.ravel())[-1]):.17g}")
+        if args.out:
+            print(f"wrote {args.out}")
+    dart.barrier()
+    del u, unew
+    for f in fields:
+        f.free()
+    dart.exit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+"""dartpy: Python bindings of DART-MPI, a PGAS runtime on MPI-3.
+
+``import dartpy as dart`` gives the DART 3.2 C API without the ``dart_`` prefix
+(``dart.init()``, ``dart.myid()``, ``dart.team_memalloc_aligned(team, nelem, dtype)``,
+``dart.put_blocking(gptr, array)``, ...) and its constants without ``DART_``
+(``dart.TEAM_ALL``, ``dart.OP_SUM``). Unit ids are 0-based. Buffers are NumPy arrays: the
+DART datatype follows from the dtype, strided NumPy views travel as one strided DART
+datatype, and ``dart.view(gptr, shape)`` is a zero-copy ndarray of memory on this node.
+
+Errors: ``dart.DartError`` (a RuntimeError with ``.code``) for failed DART calls,
+``ValueError``/``TypeError`` naming the argument for bad arguments, ``BufferError`` when
+memory with live NumPy views would be freed.
+
+An uncaught exception on any unit aborts the whole job (``dart_abort``) when more than one
+unit runs, so the other units never hang. Opt out with ``DARTPY_NO_ABORT_ON_EXCEPTION=1``
+or ``dart.init(abort_on_exception=False)``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import os
+import sys
+import threading
+import warnings
+from typing import Any, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._core import *  # noqa: F401,F403  (the C API mirror)
+from ._core import (  # noqa: F401  (explicit names for readers and type checkers)
+    GPTR_NULL,
+    TEAM_ALL,
+    TEAM_NULL,
+    DartError,
+    Gptr,
+    Group,
+    Handle,
+    Lock,
+    Op,
+    Team,
+    _rebuild_dart_error,
+)
+
+__version__: str = _core.__version__
+
+_hooks: Optional[tuple] = None
+_atexit_registered = False
+
+
+def _abort_wanted(flag: Optional[bool]) -> bool:
+    if flag is not None:
+        return bool(flag)
+    return os.environ.get("DARTPY_NO_ABORT_ON_EXCEPTION", "").strip() in ("", "0")
+
+
+def _abort_after_uncaught(what: str) -> None:
+    """Ends the whole job after an uncaught exception when more than one unit runs."""
+    try:
+        if not _core.initialized() or _core.size() <= 1:
+            return
+        me, n = _core.myid(), _core.size()
+    except Exception:  # pragma: no cover - the runtime is half gone
+        return
+    sys.stderr.write(
+        f"dartpy: {what} on unit {me} of {n}: aborting all units (dart_abort). "
+        "Set DARTPY_NO_ABORT_ON_EXCEPTION=1 or call "
+        "dartpy.init(abort_on_exception=False) to disable.\n")
+    sys.stderr.flush()
+    _core.abort(1)
+
+
+def _install_hooks() -> None:
+    global _hooks
+    if _hooks is not None:
+        return
+    prev_sys, prev_thread = sys.excepthook, threading.excepthook
+
+    def excepthook(etype, value, tb):
+        try:
+            prev_sys(etype, value, tb)
+        finally:
+            _abort_after_uncaught(f"uncaught {etype.__name__}")
+
+    def thread_excepthook(args):
+        try:
+            prev_thread(args)
+        finally:
+            if args.exc_type is not SystemExit:
+                name = getattr(args.thread, "name", "?")
+                _abort_after_uncaught(f"uncaught {args.exc_type.__name__} in thread {name}")
+
+    sys.excepthook = excepthook
+    threading.excepthook = thread_excepthook
+    _hooks = (prev_sys, prev_thread, excepthook, thread_excepthook)
+
+
+def _remove_hooks() -> None:
+    global _hooks
+    if _hooks is None:
+        return
+    prev_sys, prev_thread, mine, mine_thread = _hooks
+    if sys.excepthook is mine:
+        sys.excepthook = prev_sys
+    if threading.excepthook is mine_thread:
+        threading.excepthook = prev_thread
+    _hooks = None
+
+
+def _at_interpreter_exit() -> None:
+    # Ends DART if the program did not (no view check: nothing runs after this), then
+    # finalizes MPI if dartpy started it.
+    try:
+        if _core.initialized():
+            _core._exit(False)
+    except Exception as e:  # pragma: no cover
+        sys.stderr.write(f"dartpy: dart_exit at interpreter exit failed: {e}\n")
+    _remove_hooks()
+    _core._finalize_mpi()
+
+
+def _after_init(abort_on_exception: Optional[bool]) -> None:
+    global _atexit_registered
+    if not _atexit_registered:
+        atexit.register(_at_interpreter_exit)
+        _atexit_registered = True
+    if _abort_wanted(abort_on_exception):
+        _install_hooks()
+
+
+def init(*, abort_on_exception: Optional[bool] = None,
+         thread_level: Optional[str] = None) -> None:
+    """Initialize DART (dart_init). Collective over all processes of MPI_COMM_WORLD.
+
+    Reuses an MPI that is already initialized (e.g. by ``import mpi4py.MPI``); otherwise
+    initializes MPI with ``thread_level`` ('single', 'funneled', 'serialized' (default) or
+    'multiple') and finalizes it only at interpreter exit, so init/exit may cycle.
+    ``abort_on_exception`` (default: on unless DARTPY_NO_ABORT_ON_EXCEPTION=1) installs
+    sys/threading excepthooks that abort the job after an uncaught exception when more
+    than one unit runs.
+    """
+    _core._init(False, thread_level)
+    _after_init(abort_on_exception)
+
+
+def init_thread(*, abort_on_exception: Optional[bool] = None) -> int:
+    """dart_init_thread: like init() with MPI_THREAD_MULTIPLE requested. Returns
+    THREAD_MULTIPLE or THREAD_SINGLE (what the MPI provides)."""
+    level = _core._init(True, None)
+    _after_init(abort_on_exception)
+    return level
+
+
+def exit() -> None:  # noqa: A001 - mirrors dart_exit
+    """dart_exit: collective; frees all global memory and teams of this cycle.
+
+    Raises BufferError on every unit (and stays initialized) if NumPy views of global
+    memory are alive on any unit.
+    """
+    _core._exit(True)
+    _remove_hooks()
+
+
+# ---------------------------------------------------------------------------------------
+# NumPy-style allocations (extras on top of the one-to-one C mirror)
+# ---------------------------------------------------------------------------------------
+
+ShapeLike = Union[int, Sequence[int]]
+
+
+def _shape_tuple(shape: ShapeLike) -> Tuple[int, ...]:
+    if isinstance(shape, (int, np.integer)):
+        shape = (int(shape),)
+    out = tuple(int(s) for s in shape)
+    if any(s < 0 for s in out):
+        raise ValueError("argument 'shape' has a negative extent")
+    return out
+
+
+class Allocation:
+    """A collective allocation of ``shape`` elements of ``dtype`` on every unit of a team.
+
+    ``gptr`` is the global pointer of team unit 0's part, ``gptr_of(u)`` that of unit u;
+    ``local`` is a zero-copy ndarray of this unit's part and ``view(u)`` one of a same-node
+    unit's part. Free it collectively with ``free()`` or a ``with`` block; an allocation
+    that is garbage-collected unfreed only emits a ResourceWarning (the memory stays until
+    ``dart.exit()``).
+    """
+
+    def __init__(self, team: Any, shape: ShapeLike, dtype: Any = np.float64) -> None:
+        self.shape = _shape_tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.team = Team(int(team.__index__()))
+        self._generation = _core._generation()
+        self._freed = True
+        self.gptr: Gptr = _core.team_memalloc_aligned(
+            self.team, math.prod(self.shape), self.dtype)
+        self._freed = False
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def freed(self) -> bool:
+        return self._freed or self._generation != _core._generation() or not _core.initialized()
+
+    def gptr_of(self, unit: int) -> Gptr:
+        """Global pointer of team unit ``unit``'s part."""
+        return self.gptr.setunit(unit)
+
+    def view(self, unit: Optional[int] = None) -> np.ndarray:
+        """Zero-copy ndarray of a unit's part (default: this unit); same node only."""
+        if unit is None:
+            unit = self.team.myid
+        return _core.view(self.gptr_of(unit), self.shape)
+
+    @property
+    def local(self) -> np.ndarray:
+        """Zero-copy ndarray of this unit's part."""
+        return self.view(None)
+
+    def free(self) -> None:
+        """Collective free (team_memfree). BufferError on every unit while views live."""
+        if self._freed:
+            raise DartError("dartpy.Allocation.free: already freed")
+        _core.team_memfree(self.gptr)
+        self._freed = True
+
+    def __enter__(self) -> "Allocation":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if not self.freed:
+            self.free()
+
+    def __repr__(self) -> str:
+        state = "freed" if self.freed else "live"
+        return (f"<dartpy.Allocation shape={self.shape} dtype={self.dtype} "
+                f"team={self.team.id} {state}>")
+
+    def __del__(self) -> None:
+        if getattr(self, "_freed", True):
+            return
+        try:
+            live = self._generation == _core._generation() and _core.initialized()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            return
+        if live:
+            warnings.warn(
+                f"dartpy.Allocation {self.shape} {self.dtype} of team {self.team.id} was "
+                "garbage-collected without free(); the memory stays allocated until "
+                "dart.exit() (collective frees are never made by the garbage collector)",
+                ResourceWarning, stacklevel=2)
+
+
+def empty(team: Any, shape: ShapeLike, dtype: Any = np.float64) -> Allocation:
+    """Collective allocation, contents undefined."""
+    return Allocation(team, shape, dtype)
+
+
+def full(team: Any, shape: ShapeLike, fill_value: Any, dtype: Any = np.float64) -> Allocation:
+    """Collective allocation with every element of every unit's part set to fill_value
+    (ends with a barrier of the team, so all parts are set on return)."""
+    a = Allocation(team, shape, dtype)
+    try:
+        loc = a.local
+        loc[...] = fill_value
+        del loc
+    except BaseException:
+        a._freed = True  # the collective free cannot be made by one unit alone
+        raise
+    _core.barrier(a.team)
+    return a
+
+
+def zeros(team: Any, shape: ShapeLike, dtype: Any = np.float64) -> Allocation:
+    """Collective allocation filled with zeros."""
+    return full(team, shape, 0, dtype)
+
+
+def ones(team: Any, shape: ShapeLike, dtype: Any = np.float64) -> Allocation:
+    """Collective allocation filled with ones."""
+    return full(team, shape, 1, dtype)
+
+
+def info() -> dict:
+    """Runtime facts: MPI library, thread level, units, nodes, emulation, windows, version."""
+    d: dict = {"dartpy": __version__, "dart_interface": _core.VERSION,
+               "dart_mpi": _core.mpi_version(), "build": _core.build_info(),
+               "mpi": _core.mpi_info()}
+    if _core.initialized():
+        n = _core.size()
+        d.update(units=n, nodes=_core.node_count(),
+                 units_per_node_emulation=_core.units_per_node_emulation(),
+                 unit_nodes=[_core.unit_node(u) for u in range(n)],
+                 config=_core.config_string())
+    return d
+

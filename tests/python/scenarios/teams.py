@@ -1,0 +1,262 @@
+"""Groups, teams, locks, atomics; mpi4py interop (team.comm, teams from communicators,
+gptrs pickled through mpi4py) in both init orders; init/exit cycles."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+
+import numpy as np
+from _helpers import done, main, raises
+
+if len(sys.argv) > 1 and sys.argv[1] == "mpi4py_first":
+    from mpi4py import MPI  # noqa: F401  (initializes MPI before dartpy, MULTIPLE)
+
+import dartpy as dart
+
+
+def groups(me, n):
+    g = dart.group_create()
+    assert dart.group_size(g) == 0 and len(g) == 0
+    for u in reversed(range(n)):
+        dart.group_addmember(g, u)
+    assert dart.group_getmembers(g) == list(range(n))  # always sorted
+    evens, odds = dart.Group(), dart.Group()
+    for u in range(n):
+        (evens if u % 2 == 0 else odds).addmember(u)
+    assert (evens | odds).members == list(range(n))
+    assert dart.group_intersect(evens, g).members == evens.members
+    assert (evens & odds).size() == 0
+    c = dart.group_clone(g)
+    dart.group_delmember(c, 0)
+    assert not dart.group_ismember(c, 0) and (n == 1 or 1 in c)
+    parts = g.split(2)
+    assert sum(len(p) for p in parts) == n
+    raises(dart.DartError, g.addmember, n, code=dart.ERR_INVAL)  # unit == size
+    raises(dart.DartError, g.addmember, -1, code=dart.ERR_INVAL)
+    tg = dart.team_get_group(dart.TEAM_ALL)
+    assert tg.members == list(range(n))
+    c.destroy()
+    raises(dart.DartError, c.size, code=dart.ERR_INVAL)
+
+
+def teams(me, n):
+    assert dart.TEAM_ALL == 0 and dart.TEAM_ALL.size == n and dart.TEAM_ALL.myid == me
+    assert dart.team_size(0) == n and dart.team_myid(dart.TEAM_ALL) == me
+    # two halves from a group split
+    halves = dart.team_get_group(dart.TEAM_ALL).split(2)
+    mine = [h for h in halves if me in h][0]
+    t = dart.team_create(dart.TEAM_ALL, mine)
+    assert t and t.size == len(mine) and t.myid == mine.members.index(me)
+    assert [t.unit_l2g(u) for u in range(t.size)] == mine.members
+    assert dart.team_unit_g2l(t, me) == t.myid
+    outside = [u for u in range(n) if u not in mine]
+    if outside:
+        assert t.unit_g2l(outside[0]) == dart.UNDEFINED_UNIT_ID
+    raises(dart.DartError, t.unit_l2g, t.size, code=dart.ERR_INVAL)
+    # team memory: ring inside the team
+    a = dart.zeros(t, 4, np.int32)
+    r = (t.myid + 1) % t.size
+    dart.put_blocking(a.gptr_of(r), np.full(4, me, np.int32))
+    t.barrier()
+    assert (a.local == t.unit_l2g((t.myid - 1) % t.size)).all()
+    a.free()
+    with dart.team_clone(t) as c:
+        assert c.size == t.size and c.id not in (t.id, 0)
+        c.barrier()
+    raises(dart.DartError, dart.team_size, c, code=dart.ERR_NOTFOUND)
+    dart.team_destroy(t)
+    raises(dart.DartError, dart.team_destroy, dart.TEAM_ALL, code=dart.ERR_INVAL)
+    raises(TypeError, dart.barrier, "all")
+
+
+def locks_and_atomics(me, n):
+    # a read-modify-write counter protected by the lock (not atomic by itself)
+    ctr = dart.zeros(dart.TEAM_ALL, 1, np.int64)
+    lock = dart.team_lock_init(dart.TEAM_ALL)
+    assert lock.initialized and dart.lock_initialized(lock)
+    for _ in range(20):
+        with lock:
+            v = np.zeros(1, np.int64)
+            dart.get_blocking(v, ctr.gptr)
+            dart.put_blocking(ctr.gptr, v + 1)
+    dart.barrier()
+    if dart.lock_try_acquire(lock):
+        dart.lock_release(lock)
+    dart.barrier()
+    got = np.zeros(1, np.int64)
+    dart.get_blocking(got, ctr.gptr)
+    assert got[0] == 20 * n, got
+    dart.team_lock_destroy(lock)
+    raises(dart.DartError, lock.acquire, code=dart.ERR_INVAL)
+    # atomics on unit 0's word
+    dart.barrier()
+    prev = dart.fetch_and_op(ctr.gptr, 5, dart.OP_SUM)
+    assert prev.dtype == np.int64 and 20 * n <= prev < 20 * n + 8 * n, (prev, n)
+    dart.accumulate(ctr.gptr, np.array([1], np.int64), dart.OP_SUM)
+    dart.flush(ctr.gptr)
+    dart.accumulate_blocking_local(ctr.gptr, 2, dart.OP_SUM)
+    dart.flush(ctr.gptr)
+    dart.barrier()
+    cur = dart.fetch_and_op(ctr.gptr, 0, dart.OP_NO_OP)
+    assert cur == 20 * n + 8 * n, cur
+    dart.barrier()
+    # compare-and-swap: exactly one unit wins
+    f = dart.zeros(dart.TEAM_ALL, 1, np.int32)
+    old = dart.compare_and_swap(f.gptr, me + 1, 0)
+    wins = np.zeros(1, np.int32)
+    dart.allreduce(np.array([1 if old == 0 else 0], np.int32), wins, dart.OP_SUM)
+    assert wins[0] == 1
+    raises(TypeError, dart.fetch_and_op, f.gptr, np.int64(1), dart.OP_SUM, match="int32")
+    cz = dart.zeros(dart.TEAM_ALL, 1, np.complex64)
+    raises(TypeError, dart.fetch_and_op, cz.gptr, 1, dart.OP_SUM, match="arithmetic")
+    dart.barrier()
+    f.free()
+    ctr.free()
+    return cz
+
+
+def groups_teams_locks():
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    groups(me, n)
+    teams(me, n)
+    cz = locks_and_atomics(me, n)
+    done("groups_teams_locks")
+    # an allocation dropped without free() only warns; dart.exit() frees its memory
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        del cz
+    assert any(issubclass(x.category, ResourceWarning) for x in w), [str(x) for x in w]
+    dart.exit()
+
+
+def interop(order):
+    if order == "dartpy_first":
+        dart.init()
+        from mpi4py import MPI
+    else:
+        from mpi4py import MPI
+        assert MPI.Is_initialized() and not dart.initialized()
+        dart.init()
+    info = dart.mpi_info()
+    assert info["started_by_dartpy"] == (order == "dartpy_first"), info
+    if order == "mpi4py_first":
+        assert MPI.Query_thread() == MPI.THREAD_MULTIPLE
+    me, n = dart.myid(), dart.size()
+    world = MPI.COMM_WORLD
+    assert world.Get_rank() == me and world.Get_size() == n
+
+    # team.comm is an mpi4py communicator over the team's units
+    comm = dart.TEAM_ALL.comm
+    assert isinstance(comm, MPI.Comm) and comm.Get_size() == n and comm.Get_rank() == me
+    assert comm.allreduce(me, op=MPI.SUM) == n * (n - 1) // 2
+    assert comm.handle == dart._core._team_comm_handle(dart.TEAM_ALL)
+
+    # a team built from an mpi4py communicator (collective over TEAM_ALL)
+    sub = world.Split(color=me % 2, key=-me)  # reversed order inside each color
+    t = dart.team_from_comm(sub)
+    members = sorted(u for u in range(n) if u % 2 == me % 2)
+    assert t.size == sub.Get_size() == len(members)
+    assert sorted(t.unit_l2g(u) for u in range(t.size)) == members
+    tc = t.comm
+    assert tc.Get_size() == t.size and tc.allreduce(1) == t.size
+    t.destroy()
+    t2 = dart.team_from_comm(MPI.COMM_SELF if me == 0 else MPI.COMM_NULL)  # only unit 0
+    assert (t2 == dart.TEAM_NULL) == (me != 0)
+    if me == 0:
+        assert t2.size == 1
+        t2.destroy()
+    sub.Free()
+
+    # gptrs travel through mpi4py (pickling keeps fields and dtype)
+    a = dart.zeros(dart.TEAM_ALL, 8, np.float64)
+    loc = a.local
+    loc[:] = np.arange(8) + 10 * me
+    del loc
+    dart.barrier()
+    g = world.bcast(a.gptr_of(n - 1) + 3 if me == 0 else None, root=0)
+    assert isinstance(g, dart.Gptr) and g.unit == n - 1 and g.offset == 24
+    assert g.dtype == np.float64 and g == a.gptr_of(n - 1) + 3
+    assert pickle.loads(pickle.dumps(g)) == g and hash(pickle.loads(pickle.dumps(g))) == hash(g)
+    out = np.zeros(5)
+    dart.get_blocking(out, g)
+    assert np.array_equal(out, np.arange(3, 8) + 10 * (n - 1))
+    right, left = (me + 1) % n, (me - 1) % n
+    gl = world.sendrecv(a.gptr_of(me), dest=right, source=left)
+    assert gl == a.gptr_of(left)
+    e = raises(dart.DartError, dart.team_memfree, dart.GPTR_NULL)
+    e2 = pickle.loads(pickle.dumps(e))
+    assert isinstance(e2, dart.DartError) and e2.code == e.code
+    dart.barrier()
+    a.free()
+    done(order)
+    dart.exit()
+    if order == "dartpy_first":
+        assert not MPI.Is_finalized()  # dartpy finalizes it only at interpreter exit
+
+
+def cycles():
+    use_mpi4py = os.environ.get("CYCLES_WITH_MPI4PY") == "1"
+    if use_mpi4py:
+        from mpi4py import MPI  # noqa: F401
+    for i in range(5):
+        raises(dart.DartError, dart.myid, code=dart.ERR_NOTINIT)
+        raises(dart.DartError, dart.barrier, code=dart.ERR_NOTINIT)
+        dart.init()
+        assert dart.initialized()
+        raises(dart.DartError, dart.init, code=dart.ERR_INVAL)
+        a = dart.full(dart.TEAM_ALL, 3, i, np.int32)
+        b = dart.team_memalloc_aligned(dart.TEAM_ALL, 2, np.int8)  # freed by exit
+        h = np.zeros(3, np.int32)
+        dart.get_blocking(h, a.gptr_of((dart.myid() + 1) % dart.size()))
+        assert (h == i).all()
+        a.free()
+        g = dart.Group()
+        dart.exit()
+        assert not dart.initialized()
+        raises(dart.DartError, dart.get_blocking, h, b, code=dart.ERR_NOTINIT)
+        del g  # a group of a finished cycle is dropped silently
+    dart.init()
+    done("cycles")
+    dart.exit()
+
+
+def gil():
+    """A blocking call releases the GIL: another thread keeps running meanwhile."""
+    import threading
+    import time
+    dart.init()
+    if dart.myid() == 0:
+        count, stop = [0], [False]
+
+        def spin():
+            while not stop[0]:
+                count[0] += 1
+        th = threading.Thread(target=spin)
+        th.start()
+        time.sleep(0.2)
+        before = count[0]
+        dart.barrier()  # unit 1 arrives 2 s later
+        during = count[0] - before
+        stop[0] = True
+        th.join()
+        print(f"increments during the barrier: {during}", flush=True)
+        assert during > 1_000_000, during
+    else:
+        time.sleep(2.0)
+        dart.barrier()
+    done("gil")
+    dart.exit()
+
+
+if __name__ == "__main__":
+    main({
+        "gil": gil,
+        "groups_teams_locks": groups_teams_locks,
+        "mpi4py_first": lambda: interop("mpi4py_first"),
+        "dartpy_first": lambda: interop("dartpy_first"),
+        "cycles": cycles,
+    })

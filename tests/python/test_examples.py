@@ -1,0 +1,96 @@
+"""The heat examples give the same bytes in every language, unit count, mode and placement.
+
+For heat2d and heat3d, every language's program (examples/python/*.py, the C++ and
+Fortran programs built in _build/<mpi>/examples/) runs under mpiexec with 1-4 units, in
+both modes, without and with DART_UNITS_PER_NODE=1|2 (both the load/store and the MPI RMA
+path), and its output file must equal, byte for byte, the field computed here by a plain
+serial NumPy loop with the same arithmetic (the rules in examples/cpp/heat_common.h).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import launcher
+
+REPO = launcher.HERE.parent.parent
+BUILD = REPO / "_build" / launcher.FLAVOR / "examples"
+
+# Small grids with sizes that do not divide evenly among 2, 3 and 4 units.
+GRIDS = {
+    "heat2d": {"nx": 13, "ny": 11, "iters": 6},
+    "heat3d": {"nx": 7, "ny": 6, "nz": 5, "iters": 4},
+}
+
+
+def reference(name: str) -> bytes:
+    g = GRIDS[name]
+    if name == "heat2d":
+        u = np.zeros((g["nx"], g["ny"]))
+        u[:, 0] = 0.5
+        u[0, :] = 1.0
+        for _ in range(g["iters"]):
+            un = u.copy()
+            un[1:-1, 1:-1] = 0.25 * ((u[:-2, 1:-1] + u[2:, 1:-1]) + (u[1:-1, :-2] + u[1:-1, 2:]))
+            u = un
+    else:
+        u = np.zeros((g["nx"], g["ny"], g["nz"]))
+        u[:, :, 0] = 0.25
+        u[:, 0, :] = 0.5
+        u[0, :, :] = 1.0
+        for _ in range(g["iters"]):
+            un = u.copy()
+            c = u[1:-1, 1:-1, 1:-1]
+            lap = (((u[:-2, 1:-1, 1:-1] + u[2:, 1:-1, 1:-1])
+                    + (u[1:-1, :-2, 1:-1] + u[1:-1, 2:, 1:-1]))
+                   + (u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:]))
+            un[1:-1, 1:-1, 1:-1] = c + 0.125 * (lap - 6.0 * c)
+            u = un
+    return u.astype("<f8").tobytes()
+
+
+def programs(name: str):
+    """(language, argv prefix) of every implementation of an example."""
+    return [
+        ("python", [sys.executable, str(REPO / "examples" / "python" / f"{name}.py")]),
+        ("c++", [str(BUILD / name)]),
+        ("fortran", [str(BUILD / f"{name}_f")]),
+    ]
+
+
+CASES = [(name, n, upn) for name in GRIDS for n in (1, 2, 3, 4)
+         for upn in ((None,) if n == 1 else (None, 1, 2))]
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("name,n,upn", CASES,
+                         ids=[f"{c[0]}-n{c[1]}-upn{c[2] or 'none'}" for c in CASES])
+def test_same_bytes(name, n, upn, tmp_path: Path):
+    want = reference(name)
+    args = [x for k, v in GRIDS[name].items() for x in (f"--{k}", str(v))]
+    env = {} if upn is None else {"DART_UNITS_PER_NODE": str(upn)}
+    problems = []
+    for lang, prefix in programs(name):
+        if not Path(prefix[-1]).exists():
+            problems.append(f"{lang}: {prefix[-1]} is not built")
+            continue
+        for mode in ("blocking", "nonblocking"):
+            out = tmp_path / f"{lang}-{mode}.bin"
+            job = launcher.run_job(prefix + args + ["--mode", mode, "--out", str(out)], n,
+                                   env, timeout=120)
+            if job.returncode != 0:
+                problems.append(f"{lang} {mode} failed\n{job.describe()}")
+                continue
+            if "checksum:" not in job.stdout:
+                problems.append(f"{lang} {mode}: no checksum line\n{job.describe()}")
+            got = out.read_bytes() if out.exists() else b""
+            if got != want:
+                diff = "missing file" if not got else (
+                    f"{len(got)} bytes, first difference at element "
+                    f"{next((i for i in range(0, min(len(got), len(want)), 8) if got[i:i+8] != want[i:i+8]), -8) // 8}")
+                problems.append(f"{lang} {mode}: output differs from the reference ({diff})")
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,154 @@
+"""Multi-unit scenarios, each one `mpiexec -n N` job with a timeout (see launcher.py).
+
+Every job is independent: a failing unit aborts (or is killed with) its own job only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import pytest
+from launcher import FLAVOR, check_scenario, run_job, scenario
+
+import dartpy
+
+pytestmark = pytest.mark.mpi
+
+
+def ids(params):
+    return [f"n{n}" + ("" if upn is None else f"-upn{upn}") for n, upn in params]
+
+
+ONESIDED = [(n, upn) for n in (1, 2, 3, 4) for upn in (None, 1, 2)]
+
+
+@pytest.mark.parametrize("n,upn", ONESIDED, ids=ids(ONESIDED))
+def test_onesided(n, upn):
+    """put/get (all dtypes), handles, flush, zero-copy views, halo columns, 3-D faces."""
+    check_scenario("onesided.py", "onesided", n, upn)
+
+
+COLLECTIVES = [(1, None), (2, None), (3, None), (4, None), (3, 1), (4, 2)]
+
+
+@pytest.mark.parametrize("n,upn", COLLECTIVES, ids=ids(COLLECTIVES))
+def test_collectives(n, upn):
+    check_scenario("collective.py", "collectives", n, upn)
+
+
+TEAMS = [(1, None), (3, None), (2, 1), (4, 2)]
+
+
+@pytest.mark.parametrize("n,upn", TEAMS, ids=ids(TEAMS))
+def test_groups_teams_locks_atomics(n, upn):
+    check_scenario("teams.py", "groups_teams_locks", n, upn)
+
+
+ERRORS = [(1, None), (2, None), (3, 1), (3, 2)]
+
+
+@pytest.mark.parametrize("n,upn", ERRORS, ids=ids(ERRORS))
+def test_error_paths(n, upn):
+    """Bad units (incl. == size), freed segments, offsets past the end, dtype mismatch,
+    bad arguments, frees and exit with live views (collective BufferError)."""
+    check_scenario("errors.py", "errors", n, upn)
+
+
+INTEROP = [(2, None), (3, 1)]
+
+
+@pytest.mark.parametrize("order", ["mpi4py_first", "dartpy_first"])
+@pytest.mark.parametrize("n,upn", INTEROP, ids=ids(INTEROP))
+def test_mpi4py_interop(order, n, upn):
+    """init after mpi4py and before it; team.comm; team_from_comm; gptrs pickled through
+    mpi4py."""
+    pytest.importorskip("mpi4py")
+    check_scenario("teams.py", order, n, upn)
+
+
+@pytest.mark.parametrize("with_mpi4py", [False, True], ids=["dartpy-mpi", "mpi4py-mpi"])
+def test_init_exit_cycles(with_mpi4py):
+    if with_mpi4py:
+        pytest.importorskip("mpi4py")
+    env = {"CYCLES_WITH_MPI4PY": "1"} if with_mpi4py else {}
+    check_scenario("teams.py", "cycles", 2, extra_env=env)
+
+
+def test_blocking_calls_release_the_gil():
+    job = check_scenario("teams.py", "gil", 2)
+    assert "increments during the barrier" in job.stdout
+
+
+def _pids_gone(pids):
+    alive = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            if state != "Z":
+                alive.append(pid)
+        except FileNotFoundError:
+            pass
+    return not alive, alive
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_uncaught_exception_aborts_all_units(n):
+    """Unit n-1 raises while the others sit in a barrier: all units are gone within 10 s."""
+    job = scenario("errors.py", "abort", n, timeout=60)
+    assert job.returncode not in (0, None), job.describe()
+    raised = [float(x) for x in re.findall(r"RAISING ([0-9.]+\.[0-9]{3})", job.stdout)]
+    assert len(raised) == 1, job.describe()
+    pids = [int(x) for x in re.findall(r"PID (\d+)", job.stdout)]
+    assert len(pids) == n, job.describe()
+    # mpiexec may return while the killed units are still being torn down: wait for them,
+    # but only up to 10 s after the exception was raised
+    while True:
+        gone, alive = _pids_gone(pids)
+        if gone or time.time() - raised[0] > 10.0:
+            break
+        time.sleep(0.05)
+    end = time.time()
+    assert gone, f"units still running 10 s after the exception: {alive}\n{job.describe()}"
+    assert end - raised[0] < 10.0, f"all units gone only {end - raised[0]:.1f} s after the raise"
+    assert "deliberate failure on unit" in job.stderr  # the traceback was printed
+    assert f"dartpy: uncaught RuntimeError on unit {n - 1} of {n}" in job.stderr
+    assert "UNREACHABLE" not in job.stdout
+
+
+def test_uncaught_exception_in_thread_aborts():
+    job = scenario("errors.py", "abort_thread", 2, timeout=60)
+    end = time.time()
+    assert job.returncode not in (0, None), job.describe()
+    raised = [float(x) for x in re.findall(r"RAISING ([0-9.]+\.[0-9]{3})", job.stdout)]
+    assert len(raised) == 1 and end - raised[0] < 10.0, job.describe()
+    assert "uncaught ValueError in thread worker" in job.stderr
+    assert "UNREACHABLE" not in job.stdout
+
+
+def test_abort_opt_out():
+    check_scenario("errors.py", "no_abort", 2, extra_env={"DARTPY_NO_ABORT_ON_EXCEPTION": "1"})
+
+
+@pytest.mark.parametrize("n,upn", [(None, None), (3, 1)], ids=["singleton", "n3-upn1"])
+def test_info(n, upn):
+    import sys
+    env = {"DART_UNITS_PER_NODE": str(upn)} if upn else {}
+    job = run_job([sys.executable, "-m", "dartpy", "--info"], n, env, timeout=60)
+    assert job.returncode == 0, job.describe()
+    out = job.stdout
+    lib = "MPICH" if FLAVOR == "mpich" else "Open MPI"
+    assert f"MPI library: {lib}" in out, out
+    assert re.search(r"^thread level: (single|funneled|serialized|multiple)", out, re.M)
+    units = n or 1
+    assert f"units: {units}\n" in out
+    if upn:
+        assert f"nodes: {units} (node emulation: DART_UNITS_PER_NODE={upn})" in out
+    else:
+        assert "nodes: 1 (node emulation: off)" in out
+    assert "windows: MPI_Win_allocate_shared" in out
+    assert f"DART interface {dartpy.VERSION}" in out
+    assert out.count("dartpy ") == 1  # only unit 0 prints
+    assert os.path.basename(dartpy.build_info()["mpiexec"]) in out
