@@ -111,18 +111,8 @@ function(dart_add_mpi_test)
         list(APPEND env DART_UNITS_PER_NODE=${upn})
         list(APPEND labels upn${upn})
       endif()
-      # Open MPI, 2+ processes: restrict libfabric to its shm provider. With the flags
-      # above, osc rdma runs MPI atomics between processes through btl ofi, and the
-      # provider libfabric picks by default here has no fetch-atomic: the job aborts with
-      # "fi_fetch_atomic failed with rc=-38" at the first dart_fetch_and_op / lock across
-      # (emulated) nodes. The shm provider has them. A single process keeps the default
-      # provider: there MPI_Win_create (dart_team_memregister) needs it.
-      set(ofi_flags "")
-      if(DART_MPI_FLAVOR STREQUAL "openmpi" AND units GREATER 1)
-        set(ofi_flags -x FI_PROVIDER=shm)
-      endif()
       add_test(NAME ${name}
-        COMMAND "${MPIEXEC_EXECUTABLE}" ${flavor_flags} ${ofi_flags} ${env_flags}
+        COMMAND "${MPIEXEC_EXECUTABLE}" ${flavor_flags} ${env_flags}
                 ${np_flag} ${units} ${MPIEXEC_PREFLAGS}
                 "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
       set_tests_properties(${name} PROPERTIES

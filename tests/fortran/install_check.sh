@@ -29,11 +29,9 @@ run() { # <units> <exe>
   local mpiexec
   mpiexec=$(dart-config --mpiexec)
   if [[ $flavor == openmpi ]]; then
-    local ofi=()
-    ((n > 1)) && ofi=(-x FI_PROVIDER=shm)   # see cmake/DartMpiTest.cmake
+    # the flags of cmake/DartMpiTest.cmake (no --mca btl override: see there)
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-      timeout 120 "$mpiexec" --oversubscribe --bind-to none --mca btl ^openib "${ofi[@]}" \
-      -n "$n" "$exe"
+      timeout 120 "$mpiexec" --oversubscribe --bind-to none -n "$n" "$exe"
   else
     timeout 120 "$mpiexec" -n "$n" "$exe"
   fi
