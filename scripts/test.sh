@@ -3,8 +3,10 @@
 #
 #   bash scripts/test.sh [ctest arguments, e.g. -R test_init -L n2]
 #
-# Keeps going after a failing MPI; the last line is `tests: <P> passed, <F> failed` and
-# the exit status is non-zero if anything failed (including a failed build).
+# Keeps going after a failing MPI. Every runner records its results (JUnit XML); the last
+# step replays those records as one pytest session (tests/summary), so the output ends
+# with pytest's summary line over every test of the run, and the exit status is non-zero
+# if anything failed (including a failed build or a runner that did not finish).
 # DART_MPIS selects the MPIs (default "mpich openmpi").
 # DART_TESTS selects the suites: "cpp python" (default), "cpp" or "python" (pytest of
 # tests/python in _venv/<mpi>; extra pytest arguments in DART_PYTEST_ARGS).
@@ -59,6 +61,9 @@ count_pytest() { # <log> <what>
 
 logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
+results=$logdir/results
+mkdir -p "$results"
+export GTEST_COLOR=no
 
 for mpi in $MPIS; do
   echo "=== $mpi ==="
@@ -67,13 +72,14 @@ for mpi in $MPIS; do
   if ! DART_MPIS=$mpi DART_SKIP_PYTHON=$skip_py bash "$REPO/scripts/setup.sh"; then
     failed=$((failed + 1))
     notes+=("$mpi: setup/build failed")
+    echo "scripts/setup.sh failed for $mpi (see above)" >"$results/setup-$mpi.missing"
     continue
   fi
   if [[ " $SUITES " == *" cpp "* ]]; then
     log=$logdir/ctest-$mpi.log
     # ctest < 3.20 has no --test-dir, hence the cd.
-    (cd "$REPO/_build/$mpi" && ctest -j2 --output-on-failure --timeout 300 "$@") 2>&1 \
-      | tee "$log" || true
+    (cd "$REPO/_build/$mpi" && ctest -j2 --output-on-failure --timeout 300 \
+        --output-junit "$results/ctest-$mpi.xml" "$@") 2>&1 | tee "$log" || true
     count_ctest "$log" "$mpi ctest"
   fi
   if [[ " $SUITES " == *" python "* ]]; then
@@ -85,8 +91,8 @@ for mpi in $MPIS; do
     else
       echo "--- $mpi: pytest tests/python ---"
       # shellcheck disable=SC2086
-      (cd "$REPO" && timeout 900 "$py" -m pytest tests/python -q -p no:cacheprovider \
-          ${DART_PYTEST_ARGS:-}) 2>&1 | tee "$log" || true
+      (cd "$REPO" && timeout 1200 "$py" -m pytest tests/python -q -p no:cacheprovider \
+          --junitxml="$results/pytest-$mpi.xml" ${DART_PYTEST_ARGS:-}) 2>&1 | tee "$log" || true
       count_pytest "$log" "$mpi pytest"
     fi
   fi
@@ -96,4 +102,30 @@ for n in "${notes[@]+"${notes[@]}"}"; do
   echo "[test] $n"
 done
 echo "tests: $passed passed, $failed failed"
-((failed == 0))
+
+# A runner that wrote no record (killed, crashed) is a failure of its own.
+for mpi in $MPIS; do
+  for suite in $SUITES; do
+    kind=$([[ $suite == cpp ]] && echo ctest || echo pytest)
+    [[ -e $results/setup-$mpi.missing || -s $results/$kind-$mpi.xml ]] ||
+      echo "$kind for $mpi wrote no results" >"$results/$kind-$mpi.missing"
+  done
+done
+
+# The summary session: pytest from the first venv that has it.
+summary_py=""
+for mpi in $MPIS; do
+  if "$REPO/_venv/$mpi/bin/python" -c 'import pytest' 2>/dev/null; then
+    summary_py=$REPO/_venv/$mpi/bin/python
+    break
+  fi
+done
+echo "=== all results ==="
+if [[ -n $summary_py ]]; then
+  rc=0
+  DART_RESULTS_DIR=$results "$summary_py" -m pytest "$REPO/tests/summary" --rootdir \
+      "$REPO/tests/summary" -c "$REPO/tests/summary/pytest.ini" || rc=$?
+  ((failed == 0 && rc == 0))
+else
+  ((failed == 0))
+fi

@@ -92,6 +92,23 @@ constexpr size_t kBasicSize[(size_t)DART_TYPE_LAST] = {
     sizeof(long double)};
 inline bool is_basic(dart_datatype_t t) { return t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST; }
 
+// MPI type of a basic DART type (t must be basic).
+inline MPI_Datatype basic_mpi_type(dart_datatype_t t) {
+  switch (t) {
+    case DART_TYPE_BYTE: return MPI_BYTE;
+    case DART_TYPE_SHORT: return MPI_SHORT;
+    case DART_TYPE_INT: return MPI_INT;
+    case DART_TYPE_UINT: return MPI_UNSIGNED;
+    case DART_TYPE_LONG: return MPI_LONG;
+    case DART_TYPE_ULONG: return MPI_UNSIGNED_LONG;
+    case DART_TYPE_LONGLONG: return MPI_LONG_LONG;
+    case DART_TYPE_ULONGLONG: return MPI_UNSIGNED_LONG_LONG;
+    case DART_TYPE_FLOAT: return MPI_FLOAT;
+    case DART_TYPE_DOUBLE: return MPI_DOUBLE;
+    default: return MPI_LONG_DOUBLE;
+  }
+}
+
 // Returns the descriptor of a valid datatype (basic or live derived), else nullptr.
 const Datatype *lookup_type(dart_datatype_t t);
 dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what,

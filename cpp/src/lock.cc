@@ -275,20 +275,28 @@ dart_ret_t dart_lock_release(dart_lock_t lock) {
   }
   int me = lock->team->myid, empty = -1, cur = -2;
   MPI_Win win = lock->seg->win;
-  // If I am still the tail, the queue is empty: swing the tail back to -1.
-  DART_MPI(MPI_Compare_and_swap(&empty, &me, &cur, MPI_INT, lock->tail_unit, kTail, win), fn);
-  DART_TRY(flush(lock, lock->tail_unit, fn));
-  if (cur != me) {
-    // A successor swapped itself into the tail; wait until it has linked itself behind
-    // me (a short window), reading my link atomically. Every iteration is an MPI call,
-    // so MPI keeps progressing.
-    int next = -1;
-    Backoff b;
-    while (next == -1) {
-      DART_MPI(MPI_Fetch_and_op(nullptr, &next, MPI_INT, me, kNext, MPI_NO_OP, win), fn);
-      DART_TRY(flush(lock, me, fn));
-      if (next == -1) b.pause();
+  // My link first (my own memory: no round trip to another unit). A successor that has
+  // linked itself behind me gets the lock at once, and the tail is left alone (the MCS
+  // release); only without one do I try to swing the tail back to -1.
+  int next = -1;
+  DART_MPI(MPI_Fetch_and_op(nullptr, &next, MPI_INT, me, kNext, MPI_NO_OP, win), fn);
+  DART_TRY(flush(lock, me, fn));
+  if (next == -1) {
+    DART_MPI(MPI_Compare_and_swap(&empty, &me, &cur, MPI_INT, lock->tail_unit, kTail, win), fn);
+    DART_TRY(flush(lock, lock->tail_unit, fn));
+    if (cur != me) {
+      // A successor swapped itself into the tail; wait until it has linked itself behind
+      // me (a short window), reading my link atomically. Every iteration is an MPI call,
+      // so MPI keeps progressing.
+      Backoff b;
+      while (next == -1) {
+        DART_MPI(MPI_Fetch_and_op(nullptr, &next, MPI_INT, me, kNext, MPI_NO_OP, win), fn);
+        DART_TRY(flush(lock, me, fn));
+        if (next == -1) b.pause();
+      }
     }
+  }
+  if (next != -1) {
     int token = 1;
     DART_MPI(MPI_Send(&token, 1, MPI_INT, next, kHandoverTag, lock->comm), fn);
   }

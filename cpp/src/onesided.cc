@@ -83,31 +83,74 @@ inline dart_ret_t rma_start(const Xfer &x, const void *local, bool put, const ch
   return for_each_chunk(*x.local, *x.remote, x.nelem, &rma_chunk, &c);
 }
 
-// Fast path of the direct (same-node) case for one basic type on both sides: no type
-// descriptors, no layout walk. Returns true if it completed the transfer; false sends the
-// caller down the general path (which also reports any error).
-inline bool fast_direct(const dart_gptr_t &gp, void *local, size_t nelem, dart_datatype_t a,
-                        dart_datatype_t b, bool put) {
-  if (!(a == b && is_basic(a) && g != nullptr && local != nullptr)) return false;
+// Fast path for one basic type on both sides and at most DART_TRANSFER_CHUNK elements:
+// one pass over the lookups, no type descriptors, no layout walk. Fills `f` and returns
+// true; false sends the caller down the general path (which also reports any error).
+struct Fast {
+  char *direct;    // load/store address, or nullptr: MPI RMA on win
+  MPI_Win win;
+  int rank;
+  MPI_Aint disp;
+  int count;       // elements
+  size_t bytes;
+  MPI_Datatype type;
+};
+
+__attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, const void *local, size_t nelem,
+                        dart_datatype_t a, dart_datatype_t b, Fast *f) {
+  if (!(a == b && is_basic(a) && g != nullptr && local != nullptr && nelem > 0 &&
+        nelem <= g->cfg.transfer_chunk))
+    return false;
   if ((size_t)gp.teamid >= g->teams.size()) return false;  // also rejects negative ids
   const Team *team = g->teams[gp.teamid];
   if (team == nullptr) return false;
   const Segment *seg = team->segment(gp.segid);
   int unit = gp.unitid;
   if (seg == nullptr || unit < 0 || unit >= team->size) return false;
+  const size_t bytes = nelem * kBasicSize[a];  // nelem <= INT_MAX: no overflow
+  const uint64_t off = gp.addr_or_offs.offset;
+  const size_t cap = seg->size_of(unit);
+  if (off > cap || bytes > cap - off) return false;
   char *base = seg->direct[unit];
-  size_t bytes = nelem * kBasicSize[a];
-  uint64_t off = gp.addr_or_offs.offset;
-  size_t cap = seg->size_of(unit);
-  if (base == nullptr || nelem > SIZE_MAX / 16 || off > cap || bytes > cap - off) return false;
+  f->bytes = bytes;
+  if (DART_LIKELY(base != nullptr)) {  // the load/store path needs nothing more
+    f->direct = base + off;
+    return true;
+  }
+  if (seg->win == MPI_WIN_NULL) return false;
+  f->direct = nullptr;
+  f->win = seg->win;
+  f->rank = unit;
+  f->disp = (MPI_Aint)(off + seg->pad_of(unit));
+  f->count = (int)nelem;
+  f->type = basic_mpi_type(a);
+  return true;
+}
+
+// memcpy with the common one-element sizes inlined (a call to libc's memcpy costs as
+// much as the rest of an 8-byte same-node transfer).
+inline void copy_bytes(void *dst, const void *src, size_t n) {
+  switch (n) {
+    case 8: std::memcpy(dst, src, 8); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 16: std::memcpy(dst, src, 16); break;
+    default: std::memcpy(dst, src, n);
+  }
+}
+
+inline void fast_copy(const Fast &f, void *local, bool put) {
   if (put) {
-    std::memcpy(base + off, local, bytes);
+    copy_bytes(f.direct, local, f.bytes);
     std::atomic_thread_fence(std::memory_order_release);
   } else {
     std::atomic_thread_fence(std::memory_order_acquire);
-    std::memcpy(local, base + off, bytes);
+    copy_bytes(local, f.direct, f.bytes);
   }
-  return true;
+}
+
+inline int fast_rma(const Fast &f, void *local, bool put) {
+  return put ? MPI_Put(local, f.count, f.type, f.rank, f.disp, f.count, f.type, f.win)
+             : MPI_Get(local, f.count, f.type, f.rank, f.disp, f.count, f.type, f.win);
 }
 
 inline void direct_put(const Xfer &x, const void *src) {
@@ -225,9 +268,16 @@ extern "C" {
 
 dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_datatype_t src_type,
                     dart_datatype_t dst_type) {
-  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(src)), nelem, src_type, dst_type, true))
-    return DART_OK;
   const char *fn = "dart_put";
+  void *buf = const_cast<void *>(src);
+  Fast f;
+  if (fast_target(gptr, buf, nelem, src_type, dst_type, &f)) {
+    if (f.direct) {
+      fast_copy(f, buf, true);
+      return DART_OK;
+    }
+    return mpi_check(fast_rma(f, buf, true), fn, "MPI_Put");
+  }
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
   if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
@@ -239,9 +289,15 @@ dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_dataty
 
 dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                     dart_datatype_t dst_type) {
-  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(dest)), nelem, dst_type, src_type, false))
-    return DART_OK;
   const char *fn = "dart_get";
+  Fast f;
+  if (fast_target(gptr, dest, nelem, dst_type, src_type, &f)) {
+    if (f.direct) {
+      fast_copy(f, dest, false);
+      return DART_OK;
+    }
+    return mpi_check(fast_rma(f, dest, false), fn, "MPI_Get");
+  }
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
   if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
@@ -253,9 +309,18 @@ dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t 
 
 dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type) {
-  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(src)), nelem, src_type, dst_type, true))
-    return DART_OK;
   const char *fn = "dart_put_blocking";
+  void *buf = const_cast<void *>(src);
+  Fast f;
+  if (fast_target(gptr, buf, nelem, src_type, dst_type, &f)) {
+    if (f.direct) {
+      fast_copy(f, buf, true);
+      return DART_OK;
+    }
+    DART_MPI(fast_rma(f, buf, true), fn);
+    DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
+    return DART_OK;
+  }
   Xfer x;
   DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
   if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
@@ -269,9 +334,17 @@ dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
 
 dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                              dart_datatype_t dst_type) {
-  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(dest)), nelem, dst_type, src_type, false))
-    return DART_OK;
   const char *fn = "dart_get_blocking";
+  Fast f;
+  if (fast_target(gptr, dest, nelem, dst_type, src_type, &f)) {
+    if (f.direct) {
+      fast_copy(f, dest, false);
+      return DART_OK;
+    }
+    DART_MPI(fast_rma(f, dest, false), fn);
+    DART_MPI(MPI_Win_flush_local(f.rank, f.win), fn);
+    return DART_OK;
+  }
   Xfer x;
   DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
   if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
@@ -288,8 +361,16 @@ dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
                            dart_handle_t *handle) {
   const char *fn = "dart_put_handle";
   if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
-  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(src)), nelem, src_type, dst_type, true)) {
-    *handle = DART_HANDLE_NULL;
+  void *buf = const_cast<void *>(src);
+  Fast f;
+  if (fast_target(gptr, buf, nelem, src_type, dst_type, &f)) {
+    if (f.direct) {
+      fast_copy(f, buf, true);
+      *handle = DART_HANDLE_NULL;
+      return DART_OK;
+    }
+    DART_MPI(fast_rma(f, buf, true), fn);
+    *handle = handle_alloc(f.win, f.rank);
     return DART_OK;
   }
   Xfer x;
@@ -308,8 +389,15 @@ dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem, dart_data
                            dart_datatype_t dst_type, dart_handle_t *handle) {
   const char *fn = "dart_get_handle";
   if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
-  if (fast_direct(gptr, const_cast<void *>(static_cast<const void *>(dest)), nelem, dst_type, src_type, false)) {
-    *handle = DART_HANDLE_NULL;
+  Fast f;
+  if (fast_target(gptr, dest, nelem, dst_type, src_type, &f)) {
+    if (f.direct) {
+      fast_copy(f, dest, false);
+      *handle = DART_HANDLE_NULL;
+      return DART_OK;
+    }
+    DART_MPI(fast_rma(f, dest, false), fn);
+    *handle = handle_alloc(f.win, f.rank);
     return DART_OK;
   }
   Xfer x;

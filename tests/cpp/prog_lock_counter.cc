@@ -1,4 +1,4 @@
-// dart-test: UNITS 2 3 4 UPN none 1 2 TIMEOUT 900 LABELS stress
+// dart-test: UNITS 2 3 4 UPN none 1 2 TIMEOUT 900 LABELS stress NO_FAKE_HOSTS
 //
 // Lock stress: every unit does N locked read-modify-write increments of one shared counter
 // (on the last unit) with dart_get_blocking + dart_put_blocking; the final value must be
