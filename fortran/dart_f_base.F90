@@ -17,7 +17,7 @@ module dart_f_base
   private
 
   public :: dartf_finish, dartf_fail, dartf_die, dartf_c_string, dartf_section_failed
-  public :: dartf_local_address, dartf_pause
+  public :: dartf_local_address, dartf_pause, dartf_layout
 
   !> Source of the detail text of a failure.
   integer, parameter, public :: DARTF_DETAIL_CORE = 0   ! dart_error_detail()
@@ -147,6 +147,23 @@ contains
       if (real(t - t0) / real(rate) >= seconds) exit
     end do
   end subroutine dartf_pause
+
+  !> The slow path of the one-sided wrappers (a section, or an explicit remote type):
+  !> the buffer's address, element count and DART datatype (dartf_section, in C). Kept
+  !> here, out of the typed wrappers, so that their fast path keeps a small stack frame:
+  !> the Fortran-to-C descriptor conversion of a type(*), dimension(..) argument needs a
+  !> large temporary, which now lives in this frame only. The buffer is passed by
+  !> descriptor all the way (no copy).
+  function dartf_layout(buf, base, parts, addr, nelem, dtype) result(rc)
+    type(*), dimension(..), intent(in) :: buf
+    integer(c_intptr_t), intent(in) :: base
+    integer, intent(in) :: parts
+    type(c_ptr), intent(inout) :: addr
+    integer(c_size_t), intent(inout) :: nelem
+    integer(c_intptr_t), intent(inout) :: dtype
+    integer(c_int) :: rc
+    rc = c_dartf_section(buf, base, int(parts, c_int), addr, nelem, dtype)
+  end function dartf_layout
 
   !> The address dart_local associates a pointer with: checks the rank of the shape, that
   !> the unit is the caller (dart_gptr_getaddr) or on its node (dart_gptr_getaddr_node),
