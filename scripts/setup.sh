@@ -65,11 +65,13 @@ for mpi in $MPIS; do
 
   # (Re)configure when the tree is new, half-configured, or installs elsewhere. Otherwise
   # `cmake --build` re-runs CMake by itself when a CMakeLists.txt or a glob changed.
-  cached_prefix=""
+  cached_prefix="" cached_fortran=""
   if [[ -f $build/CMakeCache.txt ]]; then
     cached_prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:[A-Z]*=//p' "$build/CMakeCache.txt")
+    cached_fortran=$(sed -n 's/^DART_ENABLE_FORTRAN:[A-Z]*=//p' "$build/CMakeCache.txt")
   fi
-  if [[ ! -f $build/build.ninja && ! -f $build/Makefile ]] || [[ $cached_prefix != "$prefix" ]]; then
+  if [[ ! -f $build/build.ninja && ! -f $build/Makefile ]] || [[ $cached_prefix != "$prefix" ]] \
+      || [[ $cached_fortran != ON ]]; then
     gen=()
     [[ -f $build/CMakeCache.txt ]] || gen=(-G "$GENERATOR")
     log "$mpi: configure ($build)"
@@ -79,6 +81,7 @@ for mpi in $MPIS; do
         -DCMAKE_INSTALL_PREFIX="$prefix" \
         -DMPI_C_COMPILER="$cc" -DMPI_CXX_COMPILER="$cxx" \
         -DMPIEXEC_EXECUTABLE="$run" -DDART_MPI_FLAVOR="$mpi" \
+        -DDART_ENABLE_FORTRAN=ON \
         >"$build/configure.log" 2>&1; then
       cat "$build/configure.log" >&2
       log "$mpi: configure FAILED"

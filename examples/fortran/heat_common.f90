@@ -1,0 +1,185 @@
+! heat_common: the shared pieces of the Fortran heat examples (heat2d.f90, heat3d.f90),
+! with exactly the rules of examples/cpp/heat_common.h and the Python twins:
+!
+!  - process grid: dims_create(n, d) factors n into primes and gives each prime, largest
+!    first, to the dimension that is currently smallest (ties: the lowest index), then
+!    sorts the dims non-increasing; unit u has coordinates in row-major order over dims
+!    (the last one varies fastest);
+!  - blocks: N points over P blocks, block b has N/P points plus one if b < N % P, and
+!    starts at b*(N/P) + min(b, N % P);
+!  - output: the final global field as raw little-endian float64 in C order (the last C
+!    index varies fastest: a Fortran array whose FIRST index is that C index), written by
+!    unit 0;
+!  - checksum: the plain left-to-right sum of that array in file order.
+module heat_common
+  use, intrinsic :: iso_fortran_env, only: int8, int32, int64, real64, error_unit
+  use dart
+  implicit none
+  private
+  public :: heat_args, parse_args, dims_create, block, checksum, write_field, wtime
+  public :: max_over_units
+
+  type :: heat_args
+    integer :: nx = 0, ny = 0, nz = 0, iters = 0
+    logical :: nonblocking = .false.
+    character(len=:), allocatable :: out
+  end type heat_args
+
+contains
+
+  subroutine usage(prog, three_d, why)
+    character(len=*), intent(in) :: prog, why
+    logical, intent(in) :: three_d
+    character(len=:), allocatable :: nz
+    nz = ''
+    if (three_d) nz = ' --nz N'
+    write(error_unit, '(a)') prog // ': ' // why
+    write(error_unit, '(a)') 'usage: ' // prog // ' --nx N --ny N' // nz // &
+      ' --iters N --mode blocking|nonblocking [--out FILE]'
+    call dart_exit()
+    stop 2
+  end subroutine usage
+
+  function parse_args(prog, three_d) result(a)
+    character(len=*), intent(in) :: prog
+    logical, intent(in) :: three_d
+    type(heat_args) :: a
+    character(len=4096) :: k, v
+    character(len=:), allocatable :: mode
+    integer :: i, n, ios, nargs
+    mode = 'blocking'
+    a%out = ''
+    nargs = command_argument_count()
+    i = 1
+    do while (i <= nargs)
+      call get_command_argument(i, k)
+      if (i + 1 > nargs) call usage(prog, three_d, 'missing value after ' // trim(k))
+      call get_command_argument(i + 1, v)
+      i = i + 2
+      select case (trim(k))
+      case ('--mode')
+        mode = trim(v)
+      case ('--out')
+        a%out = trim(v)
+      case ('--nx', '--ny', '--nz', '--iters')
+        if (verify(trim(v), '-0123456789') /= 0 .or. len_trim(v) == 0) &
+          call usage(prog, three_d, trim(k) // ' needs a whole number')
+        read(v, *, iostat=ios) n
+        if (ios /= 0) call usage(prog, three_d, trim(k) // ' needs a whole number')
+        select case (trim(k))
+        case ('--nx')
+          a%nx = n
+        case ('--ny')
+          a%ny = n
+        case ('--nz')
+          if (.not. three_d) call usage(prog, three_d, 'unknown option --nz')
+          a%nz = n
+        case ('--iters')
+          a%iters = n
+        end select
+      case default
+        call usage(prog, three_d, 'unknown option ' // trim(k))
+      end select
+    end do
+    if (mode /= 'blocking' .and. mode /= 'nonblocking') &
+      call usage(prog, three_d, '--mode must be blocking or nonblocking')
+    a%nonblocking = mode == 'nonblocking'
+    if (a%nx < 3 .or. a%ny < 3 .or. (three_d .and. a%nz < 3)) &
+      call usage(prog, three_d, 'every grid size must be at least 3')
+    if (a%iters < 0) call usage(prog, three_d, '--iters must be >= 0')
+  end function parse_args
+
+  !> Balanced process grid (see the module comment).
+  function dims_create(n, ndims) result(dims)
+    integer, intent(in) :: n, ndims
+    integer :: dims(ndims)
+    integer, allocatable :: primes(:)
+    integer :: p, m, i, smallest, d, t
+    allocate(primes(0))
+    p = 2
+    m = n
+    do while (m > 1)
+      if (mod(m, p) == 0) then
+        primes = [primes, p]
+        m = m / p
+      else
+        p = p + 1
+      end if
+    end do
+    dims = 1
+    do i = size(primes), 1, -1
+      smallest = 1
+      do d = 2, ndims
+        if (dims(d) < dims(smallest)) smallest = d
+      end do
+      dims(smallest) = dims(smallest) * primes(i)
+    end do
+    do i = 1, ndims - 1          ! non-increasing
+      do d = 1, ndims - i
+        if (dims(d) < dims(d + 1)) then
+          t = dims(d)
+          dims(d) = dims(d + 1)
+          dims(d + 1) = t
+        end if
+      end do
+    end do
+  end function dims_create
+
+  !> [start, length] of block b (0-based) when n points are split over `parts` blocks.
+  pure function block(n, parts, b) result(r)
+    integer, intent(in) :: n, parts, b
+    integer :: r(2)
+    integer :: q, rem
+    q = n / parts
+    rem = mod(n, parts)
+    r(1) = b * q + min(b, rem)
+    r(2) = q
+    if (b < rem) r(2) = q + 1
+  end function block
+
+  !> The left-to-right sum in memory (= file) order.
+  real(real64) function checksum(field)
+    real(real64), intent(in) :: field(:)
+    integer :: i
+    checksum = 0
+    do i = 1, size(field)
+      checksum = checksum + field(i)
+    end do
+  end function checksum
+
+  !> Raw little-endian float64 (the host must be little-endian).
+  subroutine write_field(path, field)
+    character(len=*), intent(in) :: path
+    real(real64), intent(in) :: field(:)
+    integer :: u, ios
+    if (len(path) == 0) return
+    if (transfer(1_int32, 0_int8) /= 1_int8) then
+      write(error_unit, '(a)') 'the output format is little-endian float64; this host is not'
+      call dart_abort(3)
+    end if
+    open(newunit=u, file=path, access='stream', form='unformatted', status='replace', &
+         action='write', iostat=ios)
+    if (ios == 0) write(u, iostat=ios) field
+    if (ios == 0) close(u, iostat=ios)
+    if (ios /= 0) then
+      write(error_unit, '(a)') 'cannot write ' // path
+      call dart_abort(3)
+    end if
+  end subroutine write_field
+
+  !> Seconds on a monotonic clock.
+  real(real64) function wtime()
+    integer(int64) :: t, rate
+    call system_clock(t, rate)
+    wtime = real(t, real64) / real(rate, real64)
+  end function wtime
+
+  !> The largest of x over all units (for the timing report).
+  real(real64) function max_over_units(x)
+    real(real64), intent(in) :: x
+    real(real64) :: r
+    call dart_allreduce(x, r, DART_OP_MAX, DART_TEAM_ALL)
+    max_over_units = r
+  end function max_over_units
+
+end module heat_common

@@ -1,0 +1,19 @@
+! dart_buf_real32: the buffer wrappers of module `dart` for real(real32) data (private to the
+! library; the public module `dart` re-exports the generics). The code is the shared
+! template dart_buf_template.inc; see there.
+module dart_buf_real32
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int8, int16, int32, int64, real32, real64
+  use dart_c_binding
+  use dart_f_base
+  implicit none
+  private
+
+#define BUF_TYPE real(real32)
+#define BUF_BASE DART_TYPE_FLOAT
+#define BUF_PARTS 1
+#define BUF_LABEL 'real(real32)'
+
+#include "dart_buf_template.inc"
+
+end module dart_buf_real32

@@ -1,0 +1,944 @@
+! dart_c_binding: raw bind(C) interfaces to the DART C API (dart.h, dart_ext.h) and to the
+! small C helpers of the Fortran library (dart_f_shim.c), plus the interoperable types and
+! named constants that the public module `dart` re-exports.
+!
+! Private to the Fortran library: programs `use dart`, never this module. Every C function
+! is bound under its C name with a `c_` prefix (c_dart_put ...), so that the public module
+! can give the Fortran wrapper the C name itself. Nothing here touches the core's
+! internals: only symbols of the installed headers are bound.
+module dart_c_binding
+  use, intrinsic :: iso_c_binding
+  implicit none
+  private
+
+  ! ---------------------------------------------------------------------------------------
+  ! Kinds of the C typedefs
+  ! ---------------------------------------------------------------------------------------
+  !> Kind of a team id (dart_team_t, int16_t).
+  integer, parameter, public :: DART_TEAM_KIND = c_int16_t
+  !> Kind of a datatype handle (dart_datatype_t, intptr_t).
+  integer, parameter, public :: DART_DATATYPE_KIND = c_intptr_t
+  !> Kind of an operation handle (dart_operation_t, intptr_t).
+  integer, parameter, public :: DART_OPERATION_KIND = c_intptr_t
+  !> Kind of a unit id (dart_unit_t, int32_t; the default integer with gfortran).
+  integer, parameter, public :: DART_UNIT_KIND = c_int32_t
+
+  ! ---------------------------------------------------------------------------------------
+  ! Interoperable types
+  ! ---------------------------------------------------------------------------------------
+  !> Global pointer, byte for byte a dart_gptr_t (16 bytes). The components are private:
+  !> use the accessors dart_gptr_unit/_segid/_teamid/_flags/_offset and the setters.
+  !> The first word holds the 24-bit unit id and the 8-bit flags as the C bitfields lay
+  !> them out; it is only ever read or written through dart_gptr_fields/dart_gptr_make.
+  type, bind(C), public :: dart_gptr
+    private
+    integer(c_int32_t) :: unit_flags = int(z'00FFFFFF', c_int32_t)  ! unit -1, flags 0
+    integer(c_int16_t) :: segid = 0_c_int16_t
+    integer(c_int16_t) :: teamid = -1_c_int16_t                     ! DART_TEAM_NULL
+    integer(c_int64_t) :: offset = 0_c_int64_t
+  end type dart_gptr
+
+  !> Handle of a non-blocking transfer (dart_handle_t).
+  type, bind(C), public :: dart_handle
+    private
+    type(c_ptr) :: ptr = c_null_ptr
+  end type dart_handle
+
+  !> Group handle (dart_group_t).
+  type, bind(C), public :: dart_group
+    private
+    type(c_ptr) :: ptr = c_null_ptr
+  end type dart_group
+
+  !> Team lock handle (dart_lock_t).
+  type, bind(C), public :: dart_lock
+    private
+    type(c_ptr) :: ptr = c_null_ptr
+  end type dart_lock
+
+  type(dart_gptr), parameter, public :: DART_GPTR_NULL = &
+    dart_gptr(int(z'00FFFFFF', c_int32_t), 0_c_int16_t, -1_c_int16_t, 0_c_int64_t)
+  type(dart_handle), parameter, public :: DART_HANDLE_NULL = dart_handle(c_null_ptr)
+  type(dart_group), parameter, public :: DART_GROUP_NULL = dart_group(c_null_ptr)
+  type(dart_lock), parameter, public :: DART_LOCK_NULL = dart_lock(c_null_ptr)
+
+  ! ---------------------------------------------------------------------------------------
+  ! Named constants (values of dart_types.h and friends)
+  ! ---------------------------------------------------------------------------------------
+  ! Return codes (dart_ret_t).
+  integer, parameter, public :: DART_OK = 0
+  integer, parameter, public :: DART_PENDING = 1
+  integer, parameter, public :: DART_ERR_INVAL = 2
+  integer, parameter, public :: DART_ERR_NOTFOUND = 3
+  integer, parameter, public :: DART_ERR_NOTINIT = 4
+  integer, parameter, public :: DART_ERR_NOMEM = 5
+  integer, parameter, public :: DART_ERR_OTHER = 999
+
+  ! Exit codes.
+  integer, parameter, public :: DART_EXIT_SUCCESS = 0
+  integer, parameter, public :: DART_EXIT_ABORT = 1
+  integer, parameter, public :: DART_EXIT_ASSERT = -6
+
+  ! Thread support levels (dart_thread_support_level_t).
+  integer, parameter, public :: DART_THREAD_SINGLE = 0
+  integer, parameter, public :: DART_THREAD_MULTIPLE = 10
+
+  ! Teams and units.
+  integer(DART_TEAM_KIND), parameter, public :: DART_TEAM_ALL = 0_DART_TEAM_KIND
+  integer(DART_TEAM_KIND), parameter, public :: DART_TEAM_NULL = -1_DART_TEAM_KIND
+  integer(DART_TEAM_KIND), parameter, public :: DART_UNDEFINED_TEAM_ID = -1_DART_TEAM_KIND
+  integer(DART_UNIT_KIND), parameter, public :: DART_UNDEFINED_UNIT_ID = -1_DART_UNIT_KIND
+  integer(c_int16_t), parameter, public :: DART_SEGMENT_LOCAL = 0_c_int16_t
+
+  ! Basic datatypes (dart_datatype_t).
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_UNDEFINED = 0
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_BYTE = 1
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SHORT = 2
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_INT = 3
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_UINT = 4
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONG = 5
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_ULONG = 6
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONGLONG = 7
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_ULONGLONG = 8
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_FLOAT = 9
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_DOUBLE = 10
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONG_DOUBLE = 11
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LAST = 12
+  !> The basic type of size_t (64-bit here).
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SIZET = DART_TYPE_ULONGLONG
+
+  ! Operations (dart_operation_t).
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_UNDEFINED = 0
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MIN = 1
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MAX = 2
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MINMAX = 3
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_SUM = 4
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_PROD = 5
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BAND = 6
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LAND = 7
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BOR = 8
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LOR = 9
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BXOR = 10
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LXOR = 11
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_REPLACE = 12
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_NO_OP = 13
+  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LAST = 14
+  !> Index of the minimum / maximum inside a DART_OP_MINMAX pair, 0-based as in C: in a
+  !> Fortran array with lower bound 1 the minimum of pair i is x(2*i-1), the maximum x(2*i).
+  integer, parameter, public :: DART_OP_MINMAX_MIN = 0
+  integer, parameter, public :: DART_OP_MINMAX_MAX = 1
+
+  ! ---------------------------------------------------------------------------------------
+  ! Raw interfaces
+  ! ---------------------------------------------------------------------------------------
+  public :: c_dart_init, c_dart_init_thread, c_dart_exit, c_dart_initialized, c_dart_abort
+  public :: c_dart_myid, c_dart_size
+  public :: c_dart_group_create, c_dart_group_destroy, c_dart_group_clone, c_dart_group_union
+  public :: c_dart_group_intersect, c_dart_group_addmember, c_dart_group_delmember
+  public :: c_dart_group_ismember, c_dart_group_size, c_dart_group_getmembers
+  public :: c_dart_group_split
+  public :: c_dart_team_get_group, c_dart_team_create, c_dart_team_destroy, c_dart_team_clone
+  public :: c_dart_team_myid, c_dart_team_size, c_dart_team_unit_l2g, c_dart_team_unit_g2l
+  public :: c_dart_gptr_getaddr, c_dart_gptr_setaddr, c_dart_gptr_getflags
+  public :: c_dart_gptr_setflags
+  public :: c_dart_memalloc, c_dart_memfree, c_dart_team_memalloc_aligned, c_dart_team_memfree
+  public :: c_dart_team_memregister_aligned, c_dart_team_memregister
+  public :: c_dart_team_memderegister
+  public :: c_dart_barrier, c_dart_bcast, c_dart_scatter, c_dart_gather, c_dart_allgather
+  public :: c_dart_allgatherv, c_dart_allreduce, c_dart_reduce, c_dart_alltoall
+  public :: c_dart_accumulate, c_dart_accumulate_blocking_local, c_dart_fetch_and_op
+  public :: c_dart_compare_and_swap
+  public :: c_dart_get, c_dart_put, c_dart_flush, c_dart_flush_all, c_dart_flush_local
+  public :: c_dart_flush_local_all
+  public :: c_dart_get_handle, c_dart_put_handle, c_dart_wait, c_dart_waitall
+  public :: c_dart_wait_local, c_dart_waitall_local, c_dart_test_local, c_dart_test
+  public :: c_dart_testall_local, c_dart_testall, c_dart_handle_free
+  public :: c_dart_get_blocking, c_dart_put_blocking
+  public :: c_dart_send, c_dart_recv, c_dart_sendrecv
+  public :: c_dart_team_lock_init, c_dart_team_lock_destroy, c_dart_lock_acquire
+  public :: c_dart_lock_try_acquire, c_dart_lock_release, c_dart_lock_initialized
+  public :: c_dart_type_create_strided, c_dart_type_create_indexed, c_dart_type_create_custom
+  public :: c_dart_type_destroy, c_dart_op_create, c_dart_op_destroy
+  public :: c_dart_strerror, c_dart_error_detail, c_dart_gptr_fields, c_dart_gptr_make
+  public :: c_dart_gptr_getaddr_node, c_dart_gptr_segment_size, c_dart_node_count
+  public :: c_dart_unit_node, c_dart_units_per_node_emulation, c_dart_config_string
+  public :: c_dart_mpi_version
+  public :: c_dartf_team_comm, c_dartf_section, c_dartf_type_cache_clear, c_dartf_message
+  public :: c_dartf_type_cache_size
+
+  ! Handle components are private in the public module's view; the wrappers reach the
+  ! pointer inside through these (pure, inlined by the compiler).
+  public :: dartf_group_ptr, dartf_lock_ptr, dartf_lock_from, dartf_handle_ptr
+  ! The plain (non-bitfield) components of a gptr: segid, teamid, offset.
+  public :: dartf_gptr_segid, dartf_gptr_teamid, dartf_gptr_offset, dartf_gptr_add_offset
+
+  interface
+    ! ---- initialization (dart_initialization.h) --------------------------------------
+    function c_dart_init(argc, argv) bind(C, name="dart_init") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: argc, argv
+      integer(c_int) :: rc
+    end function
+    function c_dart_init_thread(argc, argv, thread_safety) bind(C, name="dart_init_thread") &
+        result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: argc, argv
+      integer(c_int), intent(inout) :: thread_safety
+      integer(c_int) :: rc
+    end function
+    function c_dart_exit() bind(C, name="dart_exit") result(rc)
+      import :: c_int
+      integer(c_int) :: rc
+    end function
+    function c_dart_initialized() bind(C, name="dart_initialized") result(r)
+      import :: c_bool
+      logical(c_bool) :: r
+    end function
+    subroutine c_dart_abort(errorcode) bind(C, name="dart_abort")
+      import :: c_int
+      integer(c_int), value :: errorcode
+    end subroutine
+
+    ! ---- groups and teams (dart_team_group.h) ----------------------------------------
+    function c_dart_group_create(group) bind(C, name="dart_group_create") result(rc)
+      import :: c_int, dart_group
+      type(dart_group), intent(inout) :: group
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_destroy(group) bind(C, name="dart_group_destroy") result(rc)
+      import :: c_int, dart_group
+      type(dart_group), intent(inout) :: group
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_clone(gin, gout) bind(C, name="dart_group_clone") result(rc)
+      import :: c_int, c_ptr, dart_group
+      type(c_ptr), value :: gin
+      type(dart_group), intent(inout) :: gout
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_union(g1, g2, gout) bind(C, name="dart_group_union") result(rc)
+      import :: c_int, c_ptr, dart_group
+      type(c_ptr), value :: g1, g2
+      type(dart_group), intent(inout) :: gout
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_intersect(g1, g2, gout) bind(C, name="dart_group_intersect") &
+        result(rc)
+      import :: c_int, c_ptr, dart_group
+      type(c_ptr), value :: g1, g2
+      type(dart_group), intent(inout) :: gout
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_addmember(g, unitid) bind(C, name="dart_group_addmember") result(rc)
+      import :: c_int, c_ptr, c_int32_t
+      type(c_ptr), value :: g
+      integer(c_int32_t), value :: unitid
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_delmember(g, unitid) bind(C, name="dart_group_delmember") result(rc)
+      import :: c_int, c_ptr, c_int32_t
+      type(c_ptr), value :: g
+      integer(c_int32_t), value :: unitid
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_ismember(g, unitid, ismember) bind(C, name="dart_group_ismember") &
+        result(rc)
+      import :: c_int, c_ptr, c_int32_t
+      type(c_ptr), value :: g
+      integer(c_int32_t), value :: unitid
+      integer(c_int32_t), intent(inout) :: ismember
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_size(g, size) bind(C, name="dart_group_size") result(rc)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: g
+      integer(c_size_t), intent(inout) :: size
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_getmembers(g, unitids) bind(C, name="dart_group_getmembers") &
+        result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: g
+      type(c_ptr), value :: unitids
+      integer(c_int) :: rc
+    end function
+    function c_dart_group_split(g, n, nout, gout) bind(C, name="dart_group_split") result(rc)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: g
+      integer(c_size_t), value :: n
+      integer(c_size_t), intent(inout) :: nout
+      type(c_ptr), value :: gout
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_get_group(teamid, group) bind(C, name="dart_team_get_group") &
+        result(rc)
+      import :: c_int, c_int16_t, dart_group
+      integer(c_int16_t), value :: teamid
+      type(dart_group), intent(inout) :: group
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_create(teamid, group, newteam) bind(C, name="dart_team_create") &
+        result(rc)
+      import :: c_int, c_int16_t, c_ptr
+      integer(c_int16_t), value :: teamid
+      type(c_ptr), value :: group
+      integer(c_int16_t), intent(inout) :: newteam
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_destroy(teamid) bind(C, name="dart_team_destroy") result(rc)
+      import :: c_int, c_int16_t
+      integer(c_int16_t), intent(inout) :: teamid
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_clone(team, newteam) bind(C, name="dart_team_clone") result(rc)
+      import :: c_int, c_int16_t
+      integer(c_int16_t), value :: team
+      integer(c_int16_t), intent(inout) :: newteam
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_myid(teamid, myid) bind(C, name="dart_team_myid") result(rc)
+      import :: c_int, c_int16_t, c_int32_t
+      integer(c_int16_t), value :: teamid
+      integer(c_int32_t), intent(inout) :: myid
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_size(teamid, size) bind(C, name="dart_team_size") result(rc)
+      import :: c_int, c_int16_t, c_size_t
+      integer(c_int16_t), value :: teamid
+      integer(c_size_t), intent(inout) :: size
+      integer(c_int) :: rc
+    end function
+    function c_dart_myid(myid) bind(C, name="dart_myid") result(rc)
+      import :: c_int, c_int32_t
+      integer(c_int32_t), intent(inout) :: myid
+      integer(c_int) :: rc
+    end function
+    function c_dart_size(size) bind(C, name="dart_size") result(rc)
+      import :: c_int, c_size_t
+      integer(c_size_t), intent(inout) :: size
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_unit_l2g(team, localid, globalid) bind(C, name="dart_team_unit_l2g") &
+        result(rc)
+      import :: c_int, c_int16_t, c_int32_t
+      integer(c_int16_t), value :: team
+      integer(c_int32_t), value :: localid
+      integer(c_int32_t), intent(inout) :: globalid
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_unit_g2l(team, globalid, localid) bind(C, name="dart_team_unit_g2l") &
+        result(rc)
+      import :: c_int, c_int16_t, c_int32_t
+      integer(c_int16_t), value :: team
+      integer(c_int32_t), value :: globalid
+      integer(c_int32_t), intent(inout) :: localid
+      integer(c_int) :: rc
+    end function
+
+    ! ---- global memory (dart_globmem.h) ----------------------------------------------
+    function c_dart_gptr_getaddr(gptr, addr) bind(C, name="dart_gptr_getaddr") result(rc)
+      import :: c_int, c_ptr, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), intent(inout) :: addr
+      integer(c_int) :: rc
+    end function
+    function c_dart_gptr_setaddr(gptr, addr) bind(C, name="dart_gptr_setaddr") result(rc)
+      import :: c_int, c_ptr, dart_gptr
+      type(dart_gptr), intent(inout) :: gptr
+      type(c_ptr), value :: addr
+      integer(c_int) :: rc
+    end function
+    function c_dart_gptr_getflags(gptr, flags) bind(C, name="dart_gptr_getflags") result(rc)
+      import :: c_int, c_int16_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int16_t), intent(inout) :: flags
+      integer(c_int) :: rc
+    end function
+    function c_dart_gptr_setflags(gptr, flags) bind(C, name="dart_gptr_setflags") result(rc)
+      import :: c_int, c_int16_t, dart_gptr
+      type(dart_gptr), intent(inout) :: gptr
+      integer(c_int16_t), value :: flags
+      integer(c_int) :: rc
+    end function
+    function c_dart_memalloc(nelem, dtype, gptr) bind(C, name="dart_memalloc") result(rc)
+      import :: c_int, c_size_t, c_intptr_t, dart_gptr
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      type(dart_gptr), intent(inout) :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_memfree(gptr) bind(C, name="dart_memfree") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_memalloc_aligned(teamid, nelem, dtype, gptr) &
+        bind(C, name="dart_team_memalloc_aligned") result(rc)
+      import :: c_int, c_int16_t, c_size_t, c_intptr_t, dart_gptr
+      integer(c_int16_t), value :: teamid
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      type(dart_gptr), intent(inout) :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_memfree(gptr) bind(C, name="dart_team_memfree") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_memregister_aligned(teamid, nelem, dtype, addr, gptr) &
+        bind(C, name="dart_team_memregister_aligned") result(rc)
+      import :: c_int, c_int16_t, c_size_t, c_intptr_t, c_ptr, dart_gptr
+      integer(c_int16_t), value :: teamid
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      type(c_ptr), value :: addr
+      type(dart_gptr), intent(inout) :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_memregister(teamid, nlelem, dtype, addr, gptr) &
+        bind(C, name="dart_team_memregister") result(rc)
+      import :: c_int, c_int16_t, c_size_t, c_intptr_t, c_ptr, dart_gptr
+      integer(c_int16_t), value :: teamid
+      integer(c_size_t), value :: nlelem
+      integer(c_intptr_t), value :: dtype
+      type(c_ptr), value :: addr
+      type(dart_gptr), intent(inout) :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_memderegister(gptr) bind(C, name="dart_team_memderegister") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int) :: rc
+    end function
+
+    ! ---- collectives and two-sided (dart_communication.h) ----------------------------
+    function c_dart_barrier(team) bind(C, name="dart_barrier") result(rc)
+      import :: c_int, c_int16_t
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_bcast(buf, nelem, dtype, root, team) bind(C, name="dart_bcast") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int32_t, c_int16_t
+      type(c_ptr), value :: buf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      integer(c_int32_t), value :: root
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_scatter(sendbuf, recvbuf, nelem, dtype, root, team) &
+        bind(C, name="dart_scatter") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int32_t, c_int16_t
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      integer(c_int32_t), value :: root
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_gather(sendbuf, recvbuf, nelem, dtype, root, team) &
+        bind(C, name="dart_gather") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int32_t, c_int16_t
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      integer(c_int32_t), value :: root
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_allgather(sendbuf, recvbuf, nelem, dtype, team) &
+        bind(C, name="dart_allgather") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int16_t
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_allgatherv(sendbuf, nsendelem, dtype, recvbuf, nrecvelem, recvdispls, &
+        teamid) bind(C, name="dart_allgatherv") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int16_t
+      type(c_ptr), value :: sendbuf
+      integer(c_size_t), value :: nsendelem
+      integer(c_intptr_t), value :: dtype
+      type(c_ptr), value :: recvbuf
+      type(c_ptr), value :: nrecvelem, recvdispls
+      integer(c_int16_t), value :: teamid
+      integer(c_int) :: rc
+    end function
+    function c_dart_allreduce(sendbuf, recvbuf, nelem, dtype, op, team) &
+        bind(C, name="dart_allreduce") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int16_t
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype, op
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_reduce(sendbuf, recvbuf, nelem, dtype, op, root, team) &
+        bind(C, name="dart_reduce") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int32_t, c_int16_t
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype, op
+      integer(c_int32_t), value :: root
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_alltoall(sendbuf, recvbuf, nelem, dtype, team) &
+        bind(C, name="dart_alltoall") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int16_t
+      type(c_ptr), value :: sendbuf, recvbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      integer(c_int16_t), value :: team
+      integer(c_int) :: rc
+    end function
+    function c_dart_send(sendbuf, nelem, dtype, tag, unit) bind(C, name="dart_send") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int32_t
+      type(c_ptr), value :: sendbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      integer(c_int), value :: tag
+      integer(c_int32_t), value :: unit
+      integer(c_int) :: rc
+    end function
+    function c_dart_recv(recvbuf, nelem, dtype, tag, unit) bind(C, name="dart_recv") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int32_t
+      type(c_ptr), value :: recvbuf
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype
+      integer(c_int), value :: tag
+      integer(c_int32_t), value :: unit
+      integer(c_int) :: rc
+    end function
+    function c_dart_sendrecv(sendbuf, send_nelem, send_dtype, send_tag, dest, recvbuf, &
+        recv_nelem, recv_dtype, recv_tag, src) bind(C, name="dart_sendrecv") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int32_t
+      type(c_ptr), value :: sendbuf
+      integer(c_size_t), value :: send_nelem
+      integer(c_intptr_t), value :: send_dtype
+      integer(c_int), value :: send_tag
+      integer(c_int32_t), value :: dest
+      type(c_ptr), value :: recvbuf
+      integer(c_size_t), value :: recv_nelem
+      integer(c_intptr_t), value :: recv_dtype
+      integer(c_int), value :: recv_tag
+      integer(c_int32_t), value :: src
+      integer(c_int) :: rc
+    end function
+
+    ! ---- atomics -------------------------------------------------------------------
+    function c_dart_accumulate(gptr, values, nelem, dtype, op) bind(C, name="dart_accumulate") &
+        result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), value :: values
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype, op
+      integer(c_int) :: rc
+    end function
+    function c_dart_accumulate_blocking_local(gptr, values, nelem, dtype, op) &
+        bind(C, name="dart_accumulate_blocking_local") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), value :: values
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: dtype, op
+      integer(c_int) :: rc
+    end function
+    function c_dart_fetch_and_op(gptr, value, result, dtype, op) &
+        bind(C, name="dart_fetch_and_op") result(rc)
+      import :: c_int, c_ptr, c_intptr_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), value :: value, result
+      integer(c_intptr_t), value :: dtype, op
+      integer(c_int) :: rc
+    end function
+    function c_dart_compare_and_swap(gptr, value, compare, result, dtype) &
+        bind(C, name="dart_compare_and_swap") result(rc)
+      import :: c_int, c_ptr, c_intptr_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), value :: value, compare, result
+      integer(c_intptr_t), value :: dtype
+      integer(c_int) :: rc
+    end function
+
+    ! ---- one-sided -----------------------------------------------------------------
+    function c_dart_get(dest, gptr, nelem, src_type, dst_type) bind(C, name="dart_get") &
+        result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr
+      type(c_ptr), value :: dest
+      type(dart_gptr), value :: gptr
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      integer(c_int) :: rc
+    end function
+    function c_dart_put(gptr, src, nelem, src_type, dst_type) bind(C, name="dart_put") &
+        result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), value :: src
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      integer(c_int) :: rc
+    end function
+    function c_dart_flush(gptr) bind(C, name="dart_flush") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_flush_all(gptr) bind(C, name="dart_flush_all") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_flush_local(gptr) bind(C, name="dart_flush_local") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_flush_local_all(gptr) bind(C, name="dart_flush_local_all") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_get_handle(dest, gptr, nelem, src_type, dst_type, handle) &
+        bind(C, name="dart_get_handle") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr, dart_handle
+      type(c_ptr), value :: dest
+      type(dart_gptr), value :: gptr
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int) :: rc
+    end function
+    function c_dart_put_handle(gptr, src, nelem, src_type, dst_type, handle) &
+        bind(C, name="dart_put_handle") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr, dart_handle
+      type(dart_gptr), value :: gptr
+      type(c_ptr), value :: src
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int) :: rc
+    end function
+    function c_dart_wait(handle) bind(C, name="dart_wait") result(rc)
+      import :: c_int, dart_handle
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int) :: rc
+    end function
+    function c_dart_waitall(handles, n) bind(C, name="dart_waitall") result(rc)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handles
+      integer(c_size_t), value :: n
+      integer(c_int) :: rc
+    end function
+    function c_dart_wait_local(handle) bind(C, name="dart_wait_local") result(rc)
+      import :: c_int, dart_handle
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int) :: rc
+    end function
+    function c_dart_waitall_local(handles, n) bind(C, name="dart_waitall_local") result(rc)
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: handles
+      integer(c_size_t), value :: n
+      integer(c_int) :: rc
+    end function
+    function c_dart_test_local(handle, result) bind(C, name="dart_test_local") result(rc)
+      import :: c_int, c_int32_t, dart_handle
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int32_t), intent(inout) :: result
+      integer(c_int) :: rc
+    end function
+    function c_dart_test(handle, is_finished) bind(C, name="dart_test") result(rc)
+      import :: c_int, c_int32_t, dart_handle
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int32_t), intent(inout) :: is_finished
+      integer(c_int) :: rc
+    end function
+    function c_dart_testall_local(handles, n, result) bind(C, name="dart_testall_local") &
+        result(rc)
+      import :: c_int, c_ptr, c_size_t, c_int32_t
+      type(c_ptr), value :: handles
+      integer(c_size_t), value :: n
+      integer(c_int32_t), intent(inout) :: result
+      integer(c_int) :: rc
+    end function
+    function c_dart_testall(handles, n, is_finished) bind(C, name="dart_testall") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_int32_t
+      type(c_ptr), value :: handles
+      integer(c_size_t), value :: n
+      integer(c_int32_t), intent(inout) :: is_finished
+      integer(c_int) :: rc
+    end function
+    function c_dart_handle_free(handle) bind(C, name="dart_handle_free") result(rc)
+      import :: c_int, dart_handle
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int) :: rc
+    end function
+    function c_dart_get_blocking(dest, gptr, nelem, src_type, dst_type) &
+        bind(C, name="dart_get_blocking") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr
+      type(c_ptr), value :: dest
+      type(dart_gptr), value :: gptr
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      integer(c_int) :: rc
+    end function
+    function c_dart_put_blocking(gptr, src, nelem, src_type, dst_type) &
+        bind(C, name="dart_put_blocking") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), value :: src
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      integer(c_int) :: rc
+    end function
+
+    ! ---- locks (dart_synchronization.h) --------------------------------------------
+    function c_dart_team_lock_init(teamid, lock) bind(C, name="dart_team_lock_init") result(rc)
+      import :: c_int, c_int16_t, dart_lock
+      integer(c_int16_t), value :: teamid
+      type(dart_lock), intent(inout) :: lock
+      integer(c_int) :: rc
+    end function
+    function c_dart_team_lock_destroy(lock) bind(C, name="dart_team_lock_destroy") result(rc)
+      import :: c_int, dart_lock
+      type(dart_lock), intent(inout) :: lock
+      integer(c_int) :: rc
+    end function
+    function c_dart_lock_acquire(lock) bind(C, name="dart_lock_acquire") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: lock
+      integer(c_int) :: rc
+    end function
+    function c_dart_lock_try_acquire(lock, result) bind(C, name="dart_lock_try_acquire") &
+        result(rc)
+      import :: c_int, c_ptr, c_int32_t
+      type(c_ptr), value :: lock
+      integer(c_int32_t), intent(inout) :: result
+      integer(c_int) :: rc
+    end function
+    function c_dart_lock_release(lock) bind(C, name="dart_lock_release") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: lock
+      integer(c_int) :: rc
+    end function
+    function c_dart_lock_initialized(lock) bind(C, name="dart_lock_initialized") result(r)
+      import :: c_ptr, c_bool
+      type(c_ptr), value :: lock
+      logical(c_bool) :: r
+    end function
+
+    ! ---- datatypes and operations (dart_types.h) -----------------------------------
+    function c_dart_type_create_strided(basetype, stride, blocklen, newtype) &
+        bind(C, name="dart_type_create_strided") result(rc)
+      import :: c_int, c_intptr_t, c_size_t
+      integer(c_intptr_t), value :: basetype
+      integer(c_size_t), value :: stride, blocklen
+      integer(c_intptr_t), intent(inout) :: newtype
+      integer(c_int) :: rc
+    end function
+    function c_dart_type_create_indexed(basetype, count, blocklen, offset, newtype) &
+        bind(C, name="dart_type_create_indexed") result(rc)
+      import :: c_int, c_intptr_t, c_size_t, c_ptr
+      integer(c_intptr_t), value :: basetype
+      integer(c_size_t), value :: count
+      type(c_ptr), value :: blocklen, offset
+      integer(c_intptr_t), intent(inout) :: newtype
+      integer(c_int) :: rc
+    end function
+    function c_dart_type_create_custom(num_bytes, newtype) &
+        bind(C, name="dart_type_create_custom") result(rc)
+      import :: c_int, c_intptr_t, c_size_t
+      integer(c_size_t), value :: num_bytes
+      integer(c_intptr_t), intent(inout) :: newtype
+      integer(c_int) :: rc
+    end function
+    function c_dart_type_destroy(dart_type) bind(C, name="dart_type_destroy") result(rc)
+      import :: c_int, c_intptr_t
+      integer(c_intptr_t), intent(inout) :: dart_type
+      integer(c_int) :: rc
+    end function
+    function c_dart_op_create(op, userdata, commute, dtype, dtype_is_tmp, new_op) &
+        bind(C, name="dart_op_create") result(rc)
+      import :: c_int, c_funptr, c_ptr, c_bool, c_intptr_t
+      type(c_funptr), value :: op
+      type(c_ptr), value :: userdata
+      logical(c_bool), value :: commute
+      integer(c_intptr_t), value :: dtype
+      logical(c_bool), value :: dtype_is_tmp
+      integer(c_intptr_t), intent(inout) :: new_op
+      integer(c_int) :: rc
+    end function
+    function c_dart_op_destroy(op) bind(C, name="dart_op_destroy") result(rc)
+      import :: c_int, c_intptr_t
+      integer(c_intptr_t), intent(inout) :: op
+      integer(c_int) :: rc
+    end function
+
+    ! ---- DART-MPI extensions (dart_ext.h) ------------------------------------------
+    function c_dart_strerror(ret) bind(C, name="dart_strerror") result(s)
+      import :: c_int, c_ptr
+      integer(c_int), value :: ret
+      type(c_ptr) :: s
+    end function
+    function c_dart_error_detail() bind(C, name="dart_error_detail") result(s)
+      import :: c_ptr
+      type(c_ptr) :: s
+    end function
+    function c_dart_gptr_fields(gptr, unitid, flags, segid, teamid, offset) &
+        bind(C, name="dart_gptr_fields") result(rc)
+      import :: c_int, c_int32_t, c_int16_t, c_int64_t, dart_gptr
+      type(dart_gptr), intent(in) :: gptr
+      integer(c_int32_t), intent(inout) :: unitid, flags
+      integer(c_int16_t), intent(inout) :: segid, teamid
+      integer(c_int64_t), intent(inout) :: offset
+      integer(c_int) :: rc
+    end function
+    function c_dart_gptr_make(unitid, flags, segid, teamid, offset, gptr) &
+        bind(C, name="dart_gptr_make") result(rc)
+      import :: c_int, c_int32_t, c_int16_t, c_int64_t, dart_gptr
+      integer(c_int32_t), value :: unitid, flags
+      integer(c_int16_t), value :: segid, teamid
+      integer(c_int64_t), value :: offset
+      type(dart_gptr), intent(inout) :: gptr
+      integer(c_int) :: rc
+    end function
+    function c_dart_gptr_getaddr_node(gptr, addr) bind(C, name="dart_gptr_getaddr_node") &
+        result(rc)
+      import :: c_int, c_ptr, dart_gptr
+      type(dart_gptr), value :: gptr
+      type(c_ptr), intent(inout) :: addr
+      integer(c_int) :: rc
+    end function
+    function c_dart_gptr_segment_size(gptr, nbytes) bind(C, name="dart_gptr_segment_size") &
+        result(rc)
+      import :: c_int, c_size_t, dart_gptr
+      type(dart_gptr), value :: gptr
+      integer(c_size_t), intent(inout) :: nbytes
+      integer(c_int) :: rc
+    end function
+    function c_dart_node_count(nnodes) bind(C, name="dart_node_count") result(rc)
+      import :: c_int, c_size_t
+      integer(c_size_t), intent(inout) :: nnodes
+      integer(c_int) :: rc
+    end function
+    function c_dart_unit_node(unit, node) bind(C, name="dart_unit_node") result(rc)
+      import :: c_int, c_int32_t
+      integer(c_int32_t), value :: unit
+      integer(c_int32_t), intent(inout) :: node
+      integer(c_int) :: rc
+    end function
+    function c_dart_units_per_node_emulation(k) bind(C, name="dart_units_per_node_emulation") &
+        result(rc)
+      import :: c_int, c_int32_t
+      integer(c_int32_t), intent(inout) :: k
+      integer(c_int) :: rc
+    end function
+    function c_dart_config_string() bind(C, name="dart_config_string") result(s)
+      import :: c_ptr
+      type(c_ptr) :: s
+    end function
+    function c_dart_mpi_version() bind(C, name="dart_mpi_version") result(s)
+      import :: c_ptr
+      type(c_ptr) :: s
+    end function
+
+    ! ---- helpers of the Fortran library (dart_f_shim.c) ----------------------------
+    !> dart_team_comm + MPI_Comm_c2f: the team's communicator as a Fortran handle.
+    function c_dartf_team_comm(team, fcomm) bind(C, name="dartf_team_comm") result(rc)
+      import :: c_int, c_int16_t
+      integer(c_int16_t), value :: team
+      integer(c_int), intent(inout) :: fcomm
+      integer(c_int) :: rc
+    end function
+    !> Describe a (non-contiguous) array by its first element's address, an element count
+    !> in base-type elements and a DART datatype (basic, cached strided or indexed).
+    function c_dartf_section(buf, base, parts, addr, nelem, dtype) &
+        bind(C, name="dartf_section") result(rc)
+      import :: c_int, c_intptr_t, c_ptr, c_size_t
+      type(*), dimension(..), intent(in) :: buf
+      integer(c_intptr_t), value :: base
+      integer(c_int), value :: parts
+      type(c_ptr), intent(inout) :: addr
+      integer(c_size_t), intent(inout) :: nelem
+      integer(c_intptr_t), intent(inout) :: dtype
+      integer(c_int) :: rc
+    end function
+    !> Forget (and with destroy /= 0, destroy) the cached section datatypes.
+    subroutine c_dartf_type_cache_clear(destroy) bind(C, name="dartf_type_cache_clear")
+      import :: c_int
+      integer(c_int), value :: destroy
+    end subroutine
+    !> Number of section datatypes in the cache (for tests).
+    function c_dartf_type_cache_size() bind(C, name="dartf_type_cache_size") result(n)
+      import :: c_int
+      integer(c_int) :: n
+    end function
+    !> Message of the last failure of a dartf_* helper on this thread.
+    function c_dartf_message() bind(C, name="dartf_message") result(s)
+      import :: c_ptr
+      type(c_ptr) :: s
+    end function
+  end interface
+
+contains
+
+  pure function dartf_group_ptr(g) result(p)
+    type(dart_group), intent(in) :: g
+    type(c_ptr) :: p
+    p = g%ptr
+  end function dartf_group_ptr
+
+  pure function dartf_lock_ptr(l) result(p)
+    type(dart_lock), intent(in) :: l
+    type(c_ptr) :: p
+    p = l%ptr
+  end function dartf_lock_ptr
+
+  pure function dartf_lock_from(p) result(l)
+    type(c_ptr), intent(in) :: p
+    type(dart_lock) :: l
+    l%ptr = p
+  end function dartf_lock_from
+
+  pure function dartf_handle_ptr(h) result(p)
+    type(dart_handle), intent(in) :: h
+    type(c_ptr) :: p
+    p = h%ptr
+  end function dartf_handle_ptr
+
+  pure function dartf_gptr_segid(g) result(v)
+    type(dart_gptr), intent(in) :: g
+    integer(c_int16_t) :: v
+    v = g%segid
+  end function dartf_gptr_segid
+
+  pure function dartf_gptr_teamid(g) result(v)
+    type(dart_gptr), intent(in) :: g
+    integer(c_int16_t) :: v
+    v = g%teamid
+  end function dartf_gptr_teamid
+
+  pure function dartf_gptr_offset(g) result(v)
+    type(dart_gptr), intent(in) :: g
+    integer(c_int64_t) :: v
+    v = g%offset
+  end function dartf_gptr_offset
+
+  !> offset += offs with the wrap-around of C's uint64_t arithmetic (done on 32-bit halves,
+  !> so that no signed overflow happens in Fortran).
+  pure subroutine dartf_gptr_add_offset(g, offs)
+    type(dart_gptr), intent(inout) :: g
+    integer(c_int64_t), intent(in) :: offs
+    integer(c_int64_t), parameter :: mask32 = int(z'FFFFFFFF', c_int64_t)
+    integer(c_int64_t) :: lo, hi
+    lo = iand(g%offset, mask32) + iand(offs, mask32)
+    hi = iand(shiftr(g%offset, 32) + shiftr(offs, 32) + shiftr(lo, 32), mask32)
+    g%offset = ior(shiftl(hi, 32), iand(lo, mask32))
+  end subroutine dartf_gptr_add_offset
+
+end module dart_c_binding
