@@ -170,7 +170,16 @@ dart_ret_t dart_barrier(dart_team_t team) {
   Team *t = nullptr;
   DART_TRY(get_team(team, fn, &t));
   std::atomic_thread_fence(std::memory_order_seq_cst);  // order direct stores before it
-  DART_MPI(MPI_Barrier(t->comm), fn);
+  if (DART_LIKELY(!g->oversubscribed)) {
+    DART_MPI(MPI_Barrier(t->comm), fn);
+  } else {
+    // More processes than cores: MPI_Barrier busy-polls, and a unit that arrived early
+    // keeps a core from the units it waits for (MPICH: ~8 ms per barrier of 4 units on 2
+    // cores). Poll a nonblocking barrier with the same backoff as DART's other waits.
+    MPI_Request req;
+    DART_MPI(MPI_Ibarrier(t->comm, &req), fn);
+    DART_TRY(wait_backoff(&req, fn));
+  }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   return DART_OK;
 }

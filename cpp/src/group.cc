@@ -5,8 +5,6 @@
 #include <iterator>
 
 struct dart_group_struct {
-  static constexpr uint32_t kMagic = 0x47524f55;  // "GROU"
-  uint32_t magic = kMagic;
   std::vector<int> members;  // sorted, unique
 };
 
@@ -14,10 +12,15 @@ using namespace dart::detail;
 
 namespace {
 
+// Live groups: a destroyed group is recognised without reading its freed memory.
+std::mutex g_groups_mutex;
+std::unordered_set<const dart_group_struct *> g_groups;
+
 dart_ret_t check_group(const dart_group_struct *gr, const char *fn, const char *what) {
   DART_TRY(check_init(fn));
   if (gr == nullptr) return fail(DART_ERR_INVAL, fn, "%s is NULL", what);
-  if (gr->magic != dart_group_struct::kMagic)
+  std::lock_guard<std::mutex> lock(g_groups_mutex);
+  if (g_groups.count(gr) == 0)
     return fail(DART_ERR_INVAL, fn, "%s is not a live group (destroyed?)", what);
   return DART_OK;
 }
@@ -31,6 +34,10 @@ dart_ret_t check_unit(dart_global_unit_t u, const char *fn) {
 dart_ret_t new_group(std::vector<int> members, dart_group_t *out) {
   dart_group_struct *gr = new dart_group_struct();
   gr->members = std::move(members);
+  {
+    std::lock_guard<std::mutex> lock(g_groups_mutex);
+    g_groups.insert(gr);
+  }
   *out = gr;
   return DART_OK;
 }
@@ -65,7 +72,10 @@ dart_ret_t dart_group_destroy(dart_group_t *group) {
   DART_TRY(check_init(fn));
   if (group == nullptr) return fail(DART_ERR_INVAL, fn, "group is NULL");
   DART_TRY(check_group(*group, fn, "*group"));
-  (*group)->magic = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_groups_mutex);
+    g_groups.erase(*group);
+  }
   delete *group;
   *group = DART_GROUP_NULL;
   return DART_OK;

@@ -247,6 +247,11 @@ class Backoff {
   unsigned polls_ = 0;
 };
 
+// Completes a request by polling MPI_Test with Backoff pauses (each test also drives MPI
+// progress): DART's wait for lock hand-overs, and for barriers and blocking gets when
+// processes outnumber cores.
+dart_ret_t wait_backoff(MPI_Request *req, const char *fn);
+
 inline dart_ret_t check_init(const char *fn) {
   if (DART_LIKELY(g != nullptr)) return DART_OK;
   return fail(DART_ERR_NOTINIT, fn, "DART is not initialized (call dart_init first)");

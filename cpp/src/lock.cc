@@ -106,27 +106,35 @@ dart_ret_t flush(const dart_lock_struct *l, int unit, const char *fn) {
   return mpi_check(MPI_Win_flush(unit, l->seg->win), fn, "MPI_Win_flush");
 }
 
+dart_ret_t word_op(const dart_lock_struct *l, const int *value, int *result, int target,
+                   MPI_Aint disp, MPI_Op op, const char *fn);
+
 // Resets my "next" link to -1 before I enter the queue.
 dart_ret_t reset_next(dart_lock_struct *l, const char *fn) {
   int minus1 = -1, old = 0;
   int me = l->team->myid;
-  DART_MPI(MPI_Fetch_and_op(&minus1, &old, MPI_INT, me, kNext, MPI_REPLACE, l->seg->win), fn);
-  return flush(l, me, fn);
+  return word_op(l, &minus1, &old, me, kNext, MPI_REPLACE, fn);
 }
 
-// Waits for a request while giving the core away between tests: with more units than
-// cores (2 cores here), a unit spinning inside MPI_Wait would keep the lock holder, whose
-// hand-over it waits for, off the CPU. Each MPI_Test also drives MPI progress.
-dart_ret_t wait_yielding(MPI_Request *req, const char *fn) {
-  int done = 0;
-  Backoff b;
-  while (true) {
-    DART_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE), fn);
-    if (done) return DART_OK;
-    b.pause();
+
+// An atomic on one lock word, complete at the target when it returns. Oversubscribed
+// (Backoff), it is a request-based MPI_Rget_accumulate whose completion (the old value
+// arrived) is waited for with backoff, instead of a flush that busy-polls: under MPICH
+// the target unit must run MPI progress for the operation to complete, and a busy-polling
+// origin keeps it off the core.
+dart_ret_t word_op(const dart_lock_struct *l, const int *value, int *result, int target,
+                   MPI_Aint disp, MPI_Op op, const char *fn) {
+  MPI_Win win = l->seg->win;
+  if (!g->oversubscribed) {
+    DART_MPI(MPI_Fetch_and_op(value, result, MPI_INT, target, disp, op, win), fn);
+    return mpi_check(MPI_Win_flush(target, win), fn, "MPI_Win_flush");
   }
+  int dummy = 0;
+  MPI_Request req;
+  DART_MPI(MPI_Rget_accumulate(value ? value : &dummy, 1, MPI_INT, result, 1, MPI_INT, target,
+                               disp, 1, MPI_INT, op, win, &req), fn);
+  return wait_backoff(&req, fn);
 }
-
 }  // namespace
 
 namespace dart {
@@ -223,20 +231,18 @@ dart_ret_t dart_lock_acquire(dart_lock_t lock) {
     return DART_OK;
   }
   int me = lock->team->myid;
-  MPI_Win win = lock->seg->win;
   DART_TRY(reset_next(lock, fn));
   int pred = -1;
-  DART_MPI(MPI_Fetch_and_op(&me, &pred, MPI_INT, lock->tail_unit, kTail, MPI_REPLACE, win), fn);
-  DART_TRY(flush(lock, lock->tail_unit, fn));
+  DART_TRY(word_op(lock, &me, &pred, lock->tail_unit, kTail, MPI_REPLACE, fn));
   if (pred != -1) {
     // Link behind the predecessor, then block until it hands the lock over. Blocking in
     // MPI_Recv keeps MPI progressing (MPICH completes our peers' atomics meanwhile).
-    DART_MPI(MPI_Accumulate(&me, 1, MPI_INT, pred, kNext, 1, MPI_INT, MPI_REPLACE, win), fn);
-    DART_TRY(flush(lock, pred, fn));
+    int old_link = 0;
+    DART_TRY(word_op(lock, &me, &old_link, pred, kNext, MPI_REPLACE, fn));
     int token = 0;
     MPI_Request req;
     DART_MPI(MPI_Irecv(&token, 1, MPI_INT, pred, kHandoverTag, lock->comm, &req), fn);
-    DART_TRY(wait_yielding(&req, fn));
+    DART_TRY(wait_backoff(&req, fn));
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   lock->held = true;
@@ -279,8 +285,7 @@ dart_ret_t dart_lock_release(dart_lock_t lock) {
   // linked itself behind me gets the lock at once, and the tail is left alone (the MCS
   // release); only without one do I try to swing the tail back to -1.
   int next = -1;
-  DART_MPI(MPI_Fetch_and_op(nullptr, &next, MPI_INT, me, kNext, MPI_NO_OP, win), fn);
-  DART_TRY(flush(lock, me, fn));
+  DART_TRY(word_op(lock, nullptr, &next, me, kNext, MPI_NO_OP, fn));
   if (next == -1) {
     DART_MPI(MPI_Compare_and_swap(&empty, &me, &cur, MPI_INT, lock->tail_unit, kTail, win), fn);
     DART_TRY(flush(lock, lock->tail_unit, fn));
@@ -290,8 +295,7 @@ dart_ret_t dart_lock_release(dart_lock_t lock) {
       // so MPI keeps progressing.
       Backoff b;
       while (next == -1) {
-        DART_MPI(MPI_Fetch_and_op(nullptr, &next, MPI_INT, me, kNext, MPI_NO_OP, win), fn);
-        DART_TRY(flush(lock, me, fn));
+        DART_TRY(word_op(lock, nullptr, &next, me, kNext, MPI_NO_OP, fn));
         if (next == -1) b.pause();
       }
     }

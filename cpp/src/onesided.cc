@@ -165,6 +165,15 @@ inline void direct_get(const Xfer &x, void *dst) {
   layout_copy(static_cast<char *>(dst), *x.local, x.t.direct, *x.remote, x.nelem);
 }
 
+// A blocking get on an oversubscribed machine (Backoff): MPI_Rget, then the request is
+// polled with backoff instead of a busy-polling flush, so that the target unit (which
+// MPICH needs inside MPI for the get to complete) gets the core.
+dart_ret_t rget_backoff(const Fast &f, void *dest, const char *fn) {
+  MPI_Request req;
+  DART_MPI(MPI_Rget(dest, f.count, f.type, f.rank, f.disp, f.count, f.type, f.win, &req), fn);
+  return wait_backoff(&req, fn);
+}
+
 // ---- handle pool ----
 std::mutex g_handle_mutex;
 dart_handle_struct *g_handle_free = nullptr;
@@ -341,6 +350,7 @@ dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem, dart_da
       fast_copy(f, dest, false);
       return DART_OK;
     }
+    if (DART_UNLIKELY(g->oversubscribed)) return rget_backoff(f, dest, fn);
     DART_MPI(fast_rma(f, dest, false), fn);
     DART_MPI(MPI_Win_flush_local(f.rank, f.win), fn);
     return DART_OK;

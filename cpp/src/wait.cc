@@ -19,5 +19,15 @@ void Backoff::pause() {
   nanosleep(&ts, nullptr);
 }
 
+dart_ret_t wait_backoff(MPI_Request *req, const char *fn) {
+  int done = 0;
+  Backoff b;
+  for (;;) {
+    DART_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE), fn);
+    if (done) return DART_OK;
+    b.pause();
+  }
+}
+
 }  // namespace detail
 }  // namespace dart

@@ -94,3 +94,17 @@ def test_same_bytes(name, n, upn, tmp_path: Path):
                     f"{next((i for i in range(0, min(len(got), len(want)), 8) if got[i:i+8] != want[i:i+8]), -8) // 8}")
                 problems.append(f"{lang} {mode}: output differs from the reference ({diff})")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_readme_halo_ring(n):
+    """The README's ten-line halo exchange, in Python and in Fortran, prints the same."""
+    want = sorted(f"unit {u}: ghosts {(u - 1) % n} {(u + 1) % n}" for u in range(n))
+    for prefix in ([sys.executable, str(REPO / "examples" / "python" / "halo_ring.py")],
+                   [str(BUILD / "halo_ring_f")]):
+        job = launcher.run_job(prefix, n, {"DART_UNITS_PER_NODE": "1"} if n > 2 else {},
+                               timeout=60)
+        assert job.returncode == 0, job.describe()
+        got = sorted(line for line in job.stdout.splitlines() if line.startswith("unit "))
+        assert got == want, job.describe()

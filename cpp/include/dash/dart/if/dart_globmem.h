@@ -99,8 +99,11 @@ typedef char dart__gptr_is_16_bytes[(sizeof(dart_gptr_t) == 16) ? 1 : -1];
 /* ------------------------------------------------------------------------ */
 
 /**
- * Local address of the memory gptr references, which must be owned by the
- * calling unit (otherwise DART_ERR_INVAL). Local.
+ * Local address of the memory gptr references. When gptr's unit is not the
+ * calling unit, *addr is set to NULL and DART_OK is returned (DART 3.2
+ * behaviour); dart_gptr_getaddr_node (dart_ext.h) gives same-node units'
+ * addresses. Invalid gptrs (unknown team or segment, unit out of range, offset
+ * past the end) are DART_ERR_INVAL / DART_ERR_NOTFOUND. Local.
  */
 dart_ret_t dart_gptr_getaddr(
   const dart_gptr_t   gptr,
