@@ -257,6 +257,53 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
   return DART_OK;
 }
 
+// The six put/get entry points: Put or get; complete at a flush (dart_put/dart_get),
+// blocking (remote completion for a put, data arrived for a get), or handle-based.
+// `local_t` describes buf, `remote_t` the memory behind gptr.
+enum class Mode { AtFlush, Blocking, Handle };
+
+template <bool Put, Mode M>
+inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
+                           dart_datatype_t local_t, dart_datatype_t remote_t,
+                           dart_handle_t *handle, const char *fn) {
+  if (M == Mode::Handle && handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  Fast f;
+  if (fast_target(gptr, buf, nelem, local_t, remote_t, &f)) {
+    if (f.direct) {  // same node: done now
+      fast_copy(f, buf, Put);
+      if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
+      return DART_OK;
+    }
+    if (M == Mode::Blocking && !Put && DART_UNLIKELY(g->oversubscribed))
+      return rget_backoff(f, buf, fn);
+    DART_MPI(fast_rma(f, buf, Put), fn);
+    if (M == Mode::Blocking) {
+      DART_MPI(Put ? MPI_Win_flush(f.rank, f.win) : MPI_Win_flush_local(f.rank, f.win), fn);
+    } else if (M == Mode::Handle) {
+      *handle = handle_alloc(f.win, f.rank);
+    }
+    return DART_OK;
+  }
+  Xfer x;
+  DART_TRY(prepare(gptr, buf, nelem, local_t, remote_t, fn, &x));
+  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
+    if (Put) {
+      direct_put(x, buf);
+    } else {
+      direct_get(x, buf);
+    }
+    if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
+    return DART_OK;
+  }
+  DART_TRY(rma_start(x, buf, Put, fn));
+  if (M == Mode::Blocking) {
+    DART_MPI(Put ? MPI_Win_flush(x.t.rank, x.t.win) : MPI_Win_flush_local(x.t.rank, x.t.win), fn);
+  } else if (M == Mode::Handle) {
+    *handle = handle_alloc(x.t.win, x.t.rank);
+  }
+  return DART_OK;
+}
+
 }  // namespace
 
 void handles_finalize() {
@@ -277,149 +324,39 @@ extern "C" {
 
 dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_datatype_t src_type,
                     dart_datatype_t dst_type) {
-  const char *fn = "dart_put";
-  void *buf = const_cast<void *>(src);
-  Fast f;
-  if (fast_target(gptr, buf, nelem, src_type, dst_type, &f)) {
-    if (f.direct) {
-      fast_copy(f, buf, true);
-      return DART_OK;
-    }
-    return mpi_check(fast_rma(f, buf, true), fn, "MPI_Put");
-  }
-  Xfer x;
-  DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
-  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
-    direct_put(x, src);
-    return DART_OK;
-  }
-  return rma_start(x, src, true, fn);
+  return transfer<true, Mode::AtFlush>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,
+                                       nullptr, "dart_put");
 }
 
 dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                     dart_datatype_t dst_type) {
-  const char *fn = "dart_get";
-  Fast f;
-  if (fast_target(gptr, dest, nelem, dst_type, src_type, &f)) {
-    if (f.direct) {
-      fast_copy(f, dest, false);
-      return DART_OK;
-    }
-    return mpi_check(fast_rma(f, dest, false), fn, "MPI_Get");
-  }
-  Xfer x;
-  DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
-  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
-    direct_get(x, dest);
-    return DART_OK;
-  }
-  return rma_start(x, dest, false, fn);
+  return transfer<false, Mode::AtFlush>(gptr, dest, nelem, dst_type, src_type, nullptr,
+                                        "dart_get");
 }
 
 dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type) {
-  const char *fn = "dart_put_blocking";
-  void *buf = const_cast<void *>(src);
-  Fast f;
-  if (fast_target(gptr, buf, nelem, src_type, dst_type, &f)) {
-    if (f.direct) {
-      fast_copy(f, buf, true);
-      return DART_OK;
-    }
-    DART_MPI(fast_rma(f, buf, true), fn);
-    DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
-    return DART_OK;
-  }
-  Xfer x;
-  DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
-  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
-    direct_put(x, src);
-    return DART_OK;
-  }
-  DART_TRY(rma_start(x, src, true, fn));
-  DART_MPI(MPI_Win_flush(x.t.rank, x.t.win), fn);
-  return DART_OK;
+  return transfer<true, Mode::Blocking>(gptr, const_cast<void *>(src), nelem, src_type,
+                                        dst_type, nullptr, "dart_put_blocking");
 }
 
 dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                              dart_datatype_t dst_type) {
-  const char *fn = "dart_get_blocking";
-  Fast f;
-  if (fast_target(gptr, dest, nelem, dst_type, src_type, &f)) {
-    if (f.direct) {
-      fast_copy(f, dest, false);
-      return DART_OK;
-    }
-    if (DART_UNLIKELY(g->oversubscribed)) return rget_backoff(f, dest, fn);
-    DART_MPI(fast_rma(f, dest, false), fn);
-    DART_MPI(MPI_Win_flush_local(f.rank, f.win), fn);
-    return DART_OK;
-  }
-  Xfer x;
-  DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
-  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
-    direct_get(x, dest);
-    return DART_OK;
-  }
-  DART_TRY(rma_start(x, dest, false, fn));
-  DART_MPI(MPI_Win_flush_local(x.t.rank, x.t.win), fn);
-  return DART_OK;
+  return transfer<false, Mode::Blocking>(gptr, dest, nelem, dst_type, src_type, nullptr,
+                                         "dart_get_blocking");
 }
 
 dart_ret_t dart_put_handle(dart_gptr_t gptr, const void *src, size_t nelem,
                            dart_datatype_t src_type, dart_datatype_t dst_type,
                            dart_handle_t *handle) {
-  const char *fn = "dart_put_handle";
-  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
-  void *buf = const_cast<void *>(src);
-  Fast f;
-  if (fast_target(gptr, buf, nelem, src_type, dst_type, &f)) {
-    if (f.direct) {
-      fast_copy(f, buf, true);
-      *handle = DART_HANDLE_NULL;
-      return DART_OK;
-    }
-    DART_MPI(fast_rma(f, buf, true), fn);
-    *handle = handle_alloc(f.win, f.rank);
-    return DART_OK;
-  }
-  Xfer x;
-  DART_TRY(prepare(gptr, src, nelem, src_type, dst_type, fn, &x));
-  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
-    direct_put(x, src);
-    *handle = DART_HANDLE_NULL;
-    return DART_OK;
-  }
-  DART_TRY(rma_start(x, src, true, fn));
-  *handle = handle_alloc(x.t.win, x.t.rank);
-  return DART_OK;
+  return transfer<true, Mode::Handle>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,
+                                      handle, "dart_put_handle");
 }
 
 dart_ret_t dart_get_handle(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                            dart_datatype_t dst_type, dart_handle_t *handle) {
-  const char *fn = "dart_get_handle";
-  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
-  Fast f;
-  if (fast_target(gptr, dest, nelem, dst_type, src_type, &f)) {
-    if (f.direct) {
-      fast_copy(f, dest, false);
-      *handle = DART_HANDLE_NULL;
-      return DART_OK;
-    }
-    DART_MPI(fast_rma(f, dest, false), fn);
-    *handle = handle_alloc(f.win, f.rank);
-    return DART_OK;
-  }
-  Xfer x;
-  DART_TRY(prepare(gptr, dest, nelem, dst_type, src_type, fn, &x));
-  if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
-    direct_get(x, dest);
-    *handle = DART_HANDLE_NULL;
-    return DART_OK;
-  }
-  DART_TRY(rma_start(x, dest, false, fn));
-  *handle = handle_alloc(x.t.win, x.t.rank);
-  return DART_OK;
+  return transfer<false, Mode::Handle>(gptr, dest, nelem, dst_type, src_type, handle,
+                                       "dart_get_handle");
 }
 
 dart_ret_t dart_wait(dart_handle_t *handle) {

@@ -38,7 +38,9 @@ struct Area {
     const int n = nunits();
     at.assign(n, DART_GPTR_NULL);
     if (kind == Mem::Pool) {
-      if (myid() == owner) DART_EXPECT_OK(dart_memalloc(bytes, DART_TYPE_BYTE, &base));
+      if (myid() == owner) {
+        DART_EXPECT_OK(dart_memalloc(bytes, DART_TYPE_BYTE, &base));
+      }
       base = bcast_gptr(base, owner);
       at[owner] = base;
       return;
@@ -58,9 +60,13 @@ struct Area {
   // Collective.
   ~Area() {
     dart_barrier(DART_TEAM_ALL);
-    if (kind == Mem::Collective) DART_EXPECT_OK(dart_team_memfree(base));
-    else if (kind == Mem::Registered) DART_EXPECT_OK(dart_team_memderegister(base));
-    else if (myid() == owner) DART_EXPECT_OK(dart_memfree(base));
+    if (kind == Mem::Collective) {
+      DART_EXPECT_OK(dart_team_memfree(base));
+    } else if (kind == Mem::Registered) {
+      DART_EXPECT_OK(dart_team_memderegister(base));
+    } else if (myid() == owner) {
+      DART_EXPECT_OK(dart_memfree(base));
+    }
     dart_barrier(DART_TEAM_ALL);
   }
   // gptr of element `index` (of `elem` bytes) in unit u's part.
@@ -132,14 +138,18 @@ TEST(Atomic, CompareAndSwapElection) {
       int value = me, compare = -1, old = -7;
       DART_EXPECT_OK(dart_compare_and_swap(c, &value, &compare, &old, DART_TYPE_INT));
       const bool won = (old == -1);
-      if (!won) EXPECT_TRUE(old >= 0 && old < n) << "previous value " << old;
+      if (!won) {
+        EXPECT_TRUE(old >= 0 && old < n) << "previous value " << old;
+      }
       EXPECT_EQ(sum_all(won ? 1 : 0), 1) << mem_name(m) << ", on unit " << target;
       // The winner tells who it is; everybody must agree with what memory says.
       int winner = won ? me : -1, max_winner = -1;
       MPI_Comm comm;
       dart_team_comm(DART_TEAM_ALL, &comm);
       MPI_Allreduce(&winner, &max_winner, 1, MPI_INT, MPI_MAX, comm);
-      if (!won) EXPECT_EQ(old, max_winner) << "a loser saw another value than the winner's id";
+      if (!won) {
+        EXPECT_EQ(old, max_winner) << "a loser saw another value than the winner's id";
+      }
       EXPECT_EQ(atomic_read<int>(c), max_winner) << mem_name(m);
       // A second round with the wrong expected value changes nothing.
       compare = -1;
@@ -431,7 +441,9 @@ TEST(Atomic, MixedFetchAndOpAndAccumulateHammer) {
     if (fetched <= prev) monotone = false;  // my own increments are in order
     prev = fetched;
     DART_EXPECT_OK(dart_accumulate(c, &one, 1, DART_TYPE_LONG, DART_OP_SUM));
-    if (i % 64 == 63) DART_EXPECT_OK(dart_flush(c));
+    if (i % 64 == 63) {
+      DART_EXPECT_OK(dart_flush(c));
+    }
   }
   DART_EXPECT_OK(dart_flush(c));
   EXPECT_TRUE(monotone) << "fetched values of one unit must increase";

@@ -177,8 +177,9 @@ TEST(Lock, FifoHandOverOrder) {
     // Holding the lock: append my id.
     int count = -1;
     DART_EXPECT_OK(dart_get_blocking(&count, at(g, 0, 0), 1, DART_TYPE_INT, DART_TYPE_INT));
-    if (count >= 0 && count < n)
+    if (count >= 0 && count < n) {
       DART_EXPECT_OK(dart_put_blocking(at(g, 0, 1 + count), &me, 1, DART_TYPE_INT, DART_TYPE_INT));
+    }
     ++count;
     DART_EXPECT_OK(dart_put_blocking(at(g, 0, 0), &count, 1, DART_TYPE_INT, DART_TYPE_INT));
     DART_EXPECT_OK(dart_lock_release(lock));
@@ -224,7 +225,9 @@ TEST(Lock, TryAcquire) {
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_lock_release(lock));
   }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
-  if (me == 0) DART_EXPECT_OK(dart_lock_release(lock));
+  if (me == 0) {
+    DART_EXPECT_OK(dart_lock_release(lock));
+  }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   // In turn: each unit takes the now free lock with try_acquire and releases it.
   for (int u = 0; u < n; ++u) {
@@ -232,7 +235,9 @@ TEST(Lock, TryAcquire) {
       got = -1;
       DART_EXPECT_OK(dart_lock_try_acquire(lock, &got));
       EXPECT_EQ(got, 1) << "unit " << u << ": try_acquire of a free lock";
-      if (got == 1) DART_EXPECT_OK(dart_lock_release(lock));
+      if (got == 1) {
+        DART_EXPECT_OK(dart_lock_release(lock));
+      }
     }
     DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   }
@@ -325,12 +330,16 @@ TEST(Lock, BadInputs) {
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 
   // Destroy while held by unit 0: DART_ERR_INVAL on every unit (no hang), then fine.
-  if (me == 0) DART_EXPECT_OK(dart_lock_acquire(lock));
+  if (me == 0) {
+    DART_EXPECT_OK(dart_lock_acquire(lock));
+  }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_lock_destroy(&lock));
   EXPECT_NE(lock, DART_LOCK_NULL) << "handle cleared by a failed destroy";
   EXPECT_TRUE(dart_lock_initialized(lock));
-  if (me == 0) DART_EXPECT_OK(dart_lock_release(lock));
+  if (me == 0) {
+    DART_EXPECT_OK(dart_lock_release(lock));
+  }
   // The lock still works after the failed destroy.
   DART_EXPECT_OK(dart_lock_acquire(lock));
   DART_EXPECT_OK(dart_lock_release(lock));

@@ -40,8 +40,9 @@ void check_team(dart_team_t team, const std::vector<int> &members) {
     return;
   }
   ASSERT_NE(team, DART_TEAM_NULL);
-  if (members.size() != (size_t)nunits() || team != DART_TEAM_ALL)
+  if (members.size() != (size_t)nunits() || team != DART_TEAM_ALL) {
     EXPECT_GT(team, DART_TEAM_ALL) << "created teams get fresh ids above DART_TEAM_ALL";
+  }
   size_t sz = 0;
   DART_EXPECT_OK(dart_team_size(team, &sz));
   EXPECT_EQ(sz, members.size());
