@@ -35,16 +35,23 @@ dart_ret_t contig(const Datatype &t, size_t nelem, int *count, MPI_Datatype *mt,
     *mt = v;
   } else {
     MPI_Datatype rest;
-    MPI_Type_contiguous((int)r, t.mpi_elem, &rest);
+    int rc = MPI_Type_contiguous((int)r, t.mpi_elem, &rest);
+    if (rc != MPI_SUCCESS) {
+      MPI_Type_free(&v);
+      return mpi_fail(rc, fn, "MPI_Type_contiguous");
+    }
     int bl[2] = {1, 1};
     MPI_Aint disp[2] = {0, (MPI_Aint)(q * chunk * t.elem_size)};
     MPI_Datatype types[2] = {v, rest};
-    int rc = MPI_Type_create_struct(2, bl, disp, types, mt);
+    rc = MPI_Type_create_struct(2, bl, disp, types, mt);
     MPI_Type_free(&v);
     MPI_Type_free(&rest);
     DART_TRY(mpi_check(rc, fn, "MPI_Type_create_struct"));
   }
-  MPI_Type_commit(mt);
+  if (int rc = MPI_Type_commit(mt); rc != MPI_SUCCESS) {
+    MPI_Type_free(mt);
+    return mpi_fail(rc, fn, "MPI_Type_commit");
+  }
   *count = 1;
   *owned = true;
   return DART_OK;

@@ -248,7 +248,10 @@ dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype 
       if (it == m.vector_cache.end()) {
         MPI_Datatype v;
         DART_MPI(MPI_Type_vector((int)nblocks, (int)t.blocklen, (int)t.stride, t.mpi_elem, &v), fn);
-        MPI_Type_commit(&v);
+        if (int rc = MPI_Type_commit(&v); rc != MPI_SUCCESS) {
+          MPI_Type_free(&v);
+          return mpi_fail(rc, fn, "MPI_Type_commit");
+        }
         if (m.vector_cache.size() >= 64) {  // bound the cache
           for (auto &kv : m.vector_cache) MPI_Type_free(&kv.second);
           m.vector_cache.clear();
@@ -372,7 +375,10 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
                                                     &resized), fn, "MPI_Type_create_resized");
   MPI_Type_free(&idx);
   DART_TRY(rc);
-  MPI_Type_commit(&resized);
+  if (int crc = MPI_Type_commit(&resized); crc != MPI_SUCCESS) {
+    MPI_Type_free(&resized);
+    return mpi_fail(crc, fn, "MPI_Type_commit");
+  }
   d->mpi_pattern = resized;
   return register_derived(std::move(d), newtype);
 }
@@ -389,7 +395,10 @@ dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t *newtype) {
   d->elem_size = num_bytes;
   MPI_Datatype c;
   DART_MPI(MPI_Type_contiguous((int)num_bytes, MPI_BYTE, &c), fn);
-  MPI_Type_commit(&c);
+  if (int rc = MPI_Type_commit(&c); rc != MPI_SUCCESS) {
+    MPI_Type_free(&c);
+    return mpi_fail(rc, fn, "MPI_Type_commit");
+  }
   d->mpi_elem = c;
   return register_derived(std::move(d), newtype);
 }

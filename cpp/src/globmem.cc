@@ -185,9 +185,22 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
       return mpi_fail(rc, fn, "MPI_Win_create");
     }
     set_window_errhandler(s->win);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+    rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+    if (rc != MPI_SUCCESS) {
+      MPI_Win_free(&s->win);
+      MPI_Win_free(&s->shm_win);
+      return mpi_fail(rc, fn, "MPI_Win_lock_all");
+    }
   }
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, s->shm_win);
+  rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->shm_win);
+  if (rc != MPI_SUCCESS) {
+    if (s->win != s->shm_win) {
+      MPI_Win_unlock_all(s->win);
+      MPI_Win_free(&s->win);
+    }
+    MPI_Win_free(&s->shm_win);
+    return mpi_fail(rc, fn, "MPI_Win_lock_all");
+  }
   store_segment(t, s.get());
   *out = s.release();
   return DART_OK;
@@ -195,15 +208,20 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
 
 dart_ret_t segment_free(Segment *s, const char *fn) {
   Team *t = s->team;
+  // Every step runs even after a failure (the segment goes away either way); the first
+  // failure is the result.
   dart_ret_t rc = DART_OK;
+  auto step = [&](int mpi_rc, const char *what) {
+    dart_ret_t r = mpi_check(mpi_rc, fn, what);
+    if (rc == DART_OK) rc = r;
+  };
   if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
-    MPI_Win_unlock_all(s->win);
-    rc = mpi_check(MPI_Win_free(&s->win), fn, "MPI_Win_free");
+    step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
+    step(MPI_Win_free(&s->win), "MPI_Win_free");
   }
   if (s->shm_win != MPI_WIN_NULL) {
-    MPI_Win_unlock_all(s->shm_win);
-    dart_ret_t r = mpi_check(MPI_Win_free(&s->shm_win), fn, "MPI_Win_free");
-    if (rc == DART_OK) rc = r;
+    step(MPI_Win_unlock_all(s->shm_win), "MPI_Win_unlock_all");
+    step(MPI_Win_free(&s->shm_win), "MPI_Win_free");
   }
   if (s->segid >= 0)
     t->alloc_segs[s->segid] = nullptr;
@@ -254,7 +272,10 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   if (t->size > 1) {
     DART_MPI(MPI_Win_create(addr, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win), fn);
     set_window_errhandler(s->win);
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+    if (int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win); rc != MPI_SUCCESS) {
+      MPI_Win_free(&s->win);
+      return mpi_fail(rc, fn, "MPI_Win_lock_all");
+    }
   }
   store_segment(t, s.get());
   s.release();
