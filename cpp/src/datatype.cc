@@ -9,9 +9,10 @@
 namespace dart {
 namespace detail {
 
+Datatype g_basic[(size_t)DART_TYPE_LAST];
+
 namespace {
 
-Datatype g_basic[(size_t)DART_TYPE_LAST];
 std::mutex g_types_mutex;
 std::unordered_set<const Datatype *> g_derived;  // live derived types
 
@@ -187,7 +188,8 @@ const Datatype *lookup_type(dart_datatype_t t) {
   return g_derived.count(d) ? d : nullptr;
 }
 
-dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what, const Datatype **out) {
+dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
+                           const Datatype **out) {
   const Datatype *d = lookup_type(t);
   if (DART_UNLIKELY(d == nullptr))
     return fail(DART_ERR_INVAL, fn, "%s is not a valid DART datatype (undefined or destroyed)", what);

@@ -111,8 +111,20 @@ inline MPI_Datatype basic_mpi_type(dart_datatype_t t) {
 
 // Returns the descriptor of a valid datatype (basic or live derived), else nullptr.
 const Datatype *lookup_type(dart_datatype_t t);
-dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what,
-                      const Datatype **out);
+// The descriptors of the basic types, indexed by dart_datatype_t (set by types_init).
+extern Datatype g_basic[(size_t)DART_TYPE_LAST];
+// Derived types (a lookup under a mutex), or the error of an invalid type.
+dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
+                           const Datatype **out);
+// The descriptor of a valid datatype, or DART_ERR_INVAL naming `what`.
+inline dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what,
+                             const Datatype **out) {
+  if (DART_LIKELY(is_basic(t))) {
+    *out = &g_basic[t];
+    return DART_OK;
+  }
+  return check_type_slow(t, fn, what, out);
+}
 void types_init();
 void types_finalize();
 
