@@ -157,7 +157,23 @@ struct Result {
   double median_us, min_us;
   long iters;
   uint64_t errors;
+  std::vector<double> samples;  // us per update per unit, one per timed pass
 };
+
+// Two runs of one version (taken in the order A B B A with the other version, so that a
+// drift of the machine's speed during the job affects both alike) as one result.
+Result merge(const Result &a, const Result &b) {
+  Result r;
+  r.samples = a.samples;
+  r.samples.insert(r.samples.end(), b.samples.begin(), b.samples.end());
+  std::sort(r.samples.begin(), r.samples.end());
+  const size_t k = r.samples.size();
+  r.median_us = k % 2 ? r.samples[k / 2] : 0.5 * (r.samples[k / 2 - 1] + r.samples[k / 2]);
+  r.min_us = r.samples.front();
+  r.iters = a.iters + b.iters;
+  r.errors = a.errors + b.errors;
+  return r;
+}
 
 Result run_version(const Version& v, int me, int n, int log2_local, int reps) {
   const uint64_t local_words = 1ULL << log2_local;
@@ -202,7 +218,7 @@ Result run_version(const Version& v, int me, int n, int log2_local, int reps) {
   uint64_t errors = 0;
   GUPS_MPI(MPI_Allreduce(&err, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
   std::sort(us.begin(), us.end());
-  return {us[us.size() / 2], us.front(), (long)(mine * reps), errors};
+  return {us[us.size() / 2], us.front(), (long)(mine * reps), errors, us};
 }
 
 void emit(std::FILE* f, const std::string& impl, int n, const std::string& placement,
@@ -267,52 +283,62 @@ int main(int argc, char** argv) {
   };
 
   // ---- DART -------------------------------------------------------------------------
-  {
-    dart_gptr_t g = DART_GPTR_NULL;
-    GUPS_DART(dart_team_memalloc_aligned(DART_TEAM_ALL, local_words, DART_TYPE_ULONGLONG, &g));
-    std::vector<dart_gptr_t> base(n, g);
-    void* addr = nullptr;  // this unit's part (the returned gptr names unit 0's)
-    GUPS_DART(dart_gptr_setunit(&base[me], DART_TEAM_UNIT_ID(me)));
-    GUPS_DART(dart_gptr_getaddr(base[me], &addr));
-    for (int u = 0; u < n; ++u) GUPS_DART(dart_gptr_setunit(&base[u], DART_TEAM_UNIT_ID(u)));
-    Version v{"dart",
-              [&](int unit, uint64_t word, const uint64_t* val) {
-                dart_gptr_t t = base[unit];
-                t.addr_or_offs.offset += word * sizeof(uint64_t);
-                GUPS_DART(dart_accumulate(t, val, 1, DART_TYPE_ULONGLONG, DART_OP_BXOR));
-              },
-              [&]() { GUPS_DART(dart_flush_all(g)); },
-              // The table is initialised and verified by load/store, separated from the
-              // atomics by flushes and a barrier (docs/design.md, "Atomics").
-              [&]() { GUPS_DART(dart_barrier(DART_TEAM_ALL)); },
-              static_cast<uint64_t*>(addr)};
-    report("dart", placement, run_version(v, me, n, o.log2_table, o.reps));
-    GUPS_DART(dart_barrier(DART_TEAM_ALL));
-    GUPS_DART(dart_team_memfree(g));
-  }
+  dart_gptr_t g = DART_GPTR_NULL;
+  GUPS_DART(dart_team_memalloc_aligned(DART_TEAM_ALL, local_words, DART_TYPE_ULONGLONG, &g));
+  std::vector<dart_gptr_t> base(n, g);
+  void* addr = nullptr;  // this unit's part (the returned gptr names unit 0's)
+  GUPS_DART(dart_gptr_setunit(&base[me], DART_TEAM_UNIT_ID(me)));
+  GUPS_DART(dart_gptr_getaddr(base[me], &addr));
+  for (int u = 0; u < n; ++u) GUPS_DART(dart_gptr_setunit(&base[u], DART_TEAM_UNIT_ID(u)));
+  Version dart_v{"dart",
+                 [&](int unit, uint64_t word, const uint64_t* val) {
+                   dart_gptr_t t = base[unit];
+                   t.addr_or_offs.offset += word * sizeof(uint64_t);
+                   GUPS_DART(dart_accumulate(t, val, 1, DART_TYPE_ULONGLONG, DART_OP_BXOR));
+                 },
+                 [&]() { GUPS_DART(dart_flush_all(g)); },
+                 // The table is initialised and verified by load/store, separated from
+                 // the atomics by flushes and a barrier (docs/design.md, "Atomics").
+                 [&]() { GUPS_DART(dart_barrier(DART_TEAM_ALL)); },
+                 static_cast<uint64_t*>(addr)};
 
   // ---- plain MPI RMA (once per run: in the job whose runtime sees one node) ----------
-  if (placement == "node") {
-    uint64_t* local = nullptr;
-    MPI_Win win;
+  const bool with_mpi = placement == "node";
+  uint64_t* local = nullptr;
+  MPI_Win win = MPI_WIN_NULL;
+  if (with_mpi) {
     GUPS_MPI(MPI_Win_allocate((MPI_Aint)(local_words * sizeof(uint64_t)), sizeof(uint64_t),
                               MPI_INFO_NULL, MPI_COMM_WORLD, &local, &win));
     GUPS_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     GUPS_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
-    Version v{"mpi",
-              [&](int unit, uint64_t word, const uint64_t* val) {
-                GUPS_MPI(MPI_Accumulate(val, 1, MPI_UINT64_T, unit, (MPI_Aint)word, 1,
-                                        MPI_UINT64_T, MPI_BXOR, win));
-              },
-              [&]() { GUPS_MPI(MPI_Win_flush_all(win)); },
-              [&]() {  // unified model: MPI_Win_sync orders local stores with RMA
-                GUPS_MPI(MPI_Win_sync(win));
-                GUPS_MPI(MPI_Barrier(MPI_COMM_WORLD));
-                GUPS_MPI(MPI_Win_sync(win));
-              },
-              local};
-    Result r = run_version(v, me, n, o.log2_table, o.reps);
-    report("mpi", placement, r);
+  }
+  Version mpi_v{"mpi",
+                [&](int unit, uint64_t word, const uint64_t* val) {
+                  GUPS_MPI(MPI_Accumulate(val, 1, MPI_UINT64_T, unit, (MPI_Aint)word, 1,
+                                          MPI_UINT64_T, MPI_BXOR, win));
+                },
+                [&]() { GUPS_MPI(MPI_Win_flush_all(win)); },
+                [&]() {  // unified model: MPI_Win_sync orders local stores with RMA
+                  GUPS_MPI(MPI_Win_sync(win));
+                  GUPS_MPI(MPI_Barrier(MPI_COMM_WORLD));
+                  GUPS_MPI(MPI_Win_sync(win));
+                },
+                local};
+
+  // Order A B B A; each run has its own verification.
+  if (with_mpi) {
+    Result d1 = run_version(dart_v, me, n, o.log2_table, o.reps);
+    Result m1 = run_version(mpi_v, me, n, o.log2_table, o.reps);
+    Result m2 = run_version(mpi_v, me, n, o.log2_table, o.reps);
+    Result d2 = run_version(dart_v, me, n, o.log2_table, o.reps);
+    report("dart", placement, merge(d1, d2));
+    report("mpi", placement, merge(m1, m2));
+  } else {
+    report("dart", placement, run_version(dart_v, me, n, o.log2_table, o.reps));
+  }
+  GUPS_DART(dart_barrier(DART_TEAM_ALL));
+  GUPS_DART(dart_team_memfree(g));
+  if (with_mpi) {
     GUPS_MPI(MPI_Win_unlock_all(win));
     GUPS_MPI(MPI_Win_free(&win));
   }

@@ -178,8 +178,41 @@ bool needs_logical_emulation(const Target &tg, const Datatype &t, dart_operation
   return DART_UNLIKELY(logical_op(op) && ompi_rdma(tg) && (t.elem_size == 4 || t.elem_size == 8));
 }
 
+// The MPI operation of a DART operation on the fast path of atomics (a basic type, see
+// fast_target). false sends the call down the general path, which reports the errors and
+// handles NO_OP outside fetch_and_op and the logical operations (Open MPI).
+inline bool fast_op(dart_operation_t op, dart_datatype_t t, bool fetching, MPI_Op *mop) {
+  const bool integer = t <= DART_TYPE_ULONGLONG;
+  switch (op) {
+    case DART_OP_MIN: *mop = MPI_MIN; return true;
+    case DART_OP_MAX: *mop = MPI_MAX; return true;
+    case DART_OP_SUM: *mop = MPI_SUM; return true;
+    case DART_OP_PROD: *mop = MPI_PROD; return true;
+    case DART_OP_BAND: *mop = MPI_BAND; return integer;
+    case DART_OP_BOR: *mop = MPI_BOR; return integer;
+    case DART_OP_BXOR: *mop = MPI_BXOR; return integer;
+    case DART_OP_REPLACE: *mop = MPI_REPLACE; return true;
+    case DART_OP_NO_OP: *mop = MPI_NO_OP; return fetching;
+    default: return false;
+  }
+}
+
+// MPI type of a basic type in atomics: bytes are signed chars (no arithmetic on MPI_BYTE).
+inline MPI_Datatype fast_atomic_type(const Fast &f, dart_datatype_t t) {
+  return t == DART_TYPE_BYTE ? MPI_SIGNED_CHAR : f.type;
+}
+
 dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_datatype_t dtype,
                       dart_operation_t op, bool local_completion, const char *fn) {
+  Fast f;
+  MPI_Op fop;
+  if (fast_target<true>(gptr, values, nelem, dtype, dtype, &f) &&
+      fast_op(op, dtype, false, &fop)) {
+    const MPI_Datatype mt = fast_atomic_type(f, dtype);
+    DART_MPI(MPI_Accumulate(values, f.count, mt, f.rank, f.disp, f.count, mt, fop, f.win), fn);
+    if (local_completion) DART_MPI(MPI_Win_flush_local(f.rank, f.win), fn);
+    return DART_OK;
+  }
   const Datatype *t = nullptr;
   Target tg;
   DART_TRY(prepare_atomic(gptr, nelem, dtype, fn, &t, &tg));
@@ -219,6 +252,15 @@ dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void *values, 
 dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
                              dart_datatype_t dtype, dart_operation_t op) {
   const char *fn = "dart_fetch_and_op";
+  Fast f;
+  MPI_Op fop;
+  if ((value != nullptr || op == DART_OP_NO_OP) &&
+      fast_target<true>(gptr, result, 1, dtype, dtype, &f) && fast_op(op, dtype, true, &fop)) {
+    DART_MPI(MPI_Fetch_and_op(value, result, fast_atomic_type(f, dtype), f.rank, f.disp, fop,
+                              f.win), fn);
+    DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
+    return DART_OK;
+  }
   const Datatype *t = nullptr;
   Target tg;
   DART_TRY(prepare_atomic(gptr, 1, dtype, fn, &t, &tg));
@@ -237,6 +279,17 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
 dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void *compare,
                                  void *result, dart_datatype_t dtype) {
   const char *fn = "dart_compare_and_swap";
+  Fast f;
+  // Open MPI's 64-bit compare-and-swap to oneself on an rdma window takes the general
+  // path (cas_one).
+  if (value != nullptr && compare != nullptr && dtype <= DART_TYPE_ULONGLONG &&
+      fast_target<true>(gptr, result, 1, dtype, dtype, &f) &&
+      !(g->open_mpi && f.rdma_self && f.bytes == 8)) {
+    DART_MPI(MPI_Compare_and_swap(value, compare, result, fast_atomic_type(f, dtype), f.rank,
+                                  f.disp, f.win), fn);
+    DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
+    return DART_OK;
+  }
   const Datatype *t = nullptr;
   Target tg;
   DART_TRY(prepare_atomic(gptr, 1, dtype, fn, &t, &tg));

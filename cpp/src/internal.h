@@ -331,6 +331,53 @@ inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn,
   return DART_OK;
 }
 
+// The fast path of put/get and atomics: one basic type on both sides and at most
+// DART_TRANSFER_CHUNK elements, resolved in one pass over the lookups (no type
+// descriptors). fast_target fills `f` and returns true; false sends the caller down the
+// general path (which also reports any error). With WantRma the MPI fields are filled
+// for same-node targets too (atomics always go through the window).
+struct Fast {
+  char *direct;    // load/store address, or nullptr: MPI RMA on win
+  MPI_Win win;
+  int rank;
+  MPI_Aint disp;
+  int count;       // elements
+  size_t bytes;
+  MPI_Datatype type;
+  bool rdma_self;  // the target is the caller, through a window that is not shared memory
+};
+
+template <bool WantRma>
+__attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, const void *local,
+                                                       size_t nelem, dart_datatype_t a,
+                                                       dart_datatype_t b, Fast *f) {
+  if (!(a == b && is_basic(a) && g != nullptr && local != nullptr && nelem > 0 &&
+        nelem <= g->cfg.transfer_chunk))
+    return false;
+  if ((size_t)gp.teamid >= g->teams.size()) return false;  // also rejects negative ids
+  const Team *team = g->teams[gp.teamid];
+  if (team == nullptr) return false;
+  const Segment *seg = team->segment(gp.segid);
+  int unit = gp.unitid;
+  if (seg == nullptr || unit < 0 || unit >= team->size) return false;
+  const size_t bytes = nelem * kBasicSize[a];  // nelem <= INT_MAX: no overflow
+  const uint64_t off = gp.addr_or_offs.offset;
+  const size_t cap = seg->size_of(unit);
+  if (off > cap || bytes > cap - off) return false;
+  char *base = seg->direct[unit];
+  f->bytes = bytes;
+  f->direct = base ? base + off : nullptr;
+  if (!WantRma && DART_LIKELY(base != nullptr)) return true;  // load/store needs no more
+  if (seg->win == MPI_WIN_NULL) return false;
+  f->win = seg->win;
+  f->rank = unit;
+  f->disp = (MPI_Aint)(off + seg->pad_of(unit));
+  f->count = (int)nelem;
+  f->type = basic_mpi_type(a);
+  f->rdma_self = seg->win != seg->shm_win && unit == team->myid;
+  return true;
+}
+
 // Handles: a pooled record of an outstanding MPI RMA operation.
 void handles_finalize();
 // Releases the locks still alive at dart_exit (their segments go with their teams).

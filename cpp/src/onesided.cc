@@ -83,50 +83,6 @@ inline dart_ret_t rma_start(const Xfer &x, const void *local, bool put, const ch
   return for_each_chunk(*x.local, *x.remote, x.nelem, &rma_chunk, &c);
 }
 
-// Fast path for one basic type on both sides and at most DART_TRANSFER_CHUNK elements:
-// one pass over the lookups, no type descriptors, no layout walk. Fills `f` and returns
-// true; false sends the caller down the general path (which also reports any error).
-struct Fast {
-  char *direct;    // load/store address, or nullptr: MPI RMA on win
-  MPI_Win win;
-  int rank;
-  MPI_Aint disp;
-  int count;       // elements
-  size_t bytes;
-  MPI_Datatype type;
-};
-
-__attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, const void *local, size_t nelem,
-                        dart_datatype_t a, dart_datatype_t b, Fast *f) {
-  if (!(a == b && is_basic(a) && g != nullptr && local != nullptr && nelem > 0 &&
-        nelem <= g->cfg.transfer_chunk))
-    return false;
-  if ((size_t)gp.teamid >= g->teams.size()) return false;  // also rejects negative ids
-  const Team *team = g->teams[gp.teamid];
-  if (team == nullptr) return false;
-  const Segment *seg = team->segment(gp.segid);
-  int unit = gp.unitid;
-  if (seg == nullptr || unit < 0 || unit >= team->size) return false;
-  const size_t bytes = nelem * kBasicSize[a];  // nelem <= INT_MAX: no overflow
-  const uint64_t off = gp.addr_or_offs.offset;
-  const size_t cap = seg->size_of(unit);
-  if (off > cap || bytes > cap - off) return false;
-  char *base = seg->direct[unit];
-  f->bytes = bytes;
-  if (DART_LIKELY(base != nullptr)) {  // the load/store path needs nothing more
-    f->direct = base + off;
-    return true;
-  }
-  if (seg->win == MPI_WIN_NULL) return false;
-  f->direct = nullptr;
-  f->win = seg->win;
-  f->rank = unit;
-  f->disp = (MPI_Aint)(off + seg->pad_of(unit));
-  f->count = (int)nelem;
-  f->type = basic_mpi_type(a);
-  return true;
-}
-
 // memcpy with the common one-element sizes inlined (a call to libc's memcpy costs as
 // much as the rest of an 8-byte same-node transfer).
 inline void copy_bytes(void *dst, const void *src, size_t n) {
@@ -268,7 +224,7 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
                            dart_handle_t *handle, const char *fn) {
   if (M == Mode::Handle && handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
   Fast f;
-  if (fast_target(gptr, buf, nelem, local_t, remote_t, &f)) {
+  if (fast_target<false>(gptr, buf, nelem, local_t, remote_t, &f)) {
     if (f.direct) {  // same node: done now
       fast_copy(f, buf, Put);
       if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
