@@ -1,17 +1,22 @@
-// Atomics: MPI_Accumulate / MPI_Fetch_and_op / MPI_Compare_and_swap.
+// Atomics: CPU atomic instructions on the shared memory of teams inside one node, and
+// MPI_Accumulate / MPI_Fetch_and_op / MPI_Compare_and_swap everywhere else.
 //
-// The rule (docs/design.md, "Atomics"): MPI makes accumulate operations atomic only
-// with respect to other accumulate operations on the same window and basic type. So
-// every atomic goes through the segment's one RMA window (`Segment::win`), for same-node
-// targets too, never through load/store; a location that is updated atomically
-// concurrently must be read with dart_fetch_and_op(DART_OP_NO_OP) and written with
-// dart_accumulate(DART_OP_REPLACE), not with put/get, until a synchronization (a flush
-// by the writer and a barrier or lock hand-over) separates the phases.
+// The rule (docs/design.md, "Atomics"): atomics are atomic only with respect to atomics
+// that take the same path. The path is a property of the location, never of the caller:
+// a segment of a team inside one node (Segment::cpu_atomics) uses CPU instructions for
+// every naturally aligned location of a 1-, 2-, 4- or 8-byte type, from every unit; all
+// other locations (teams spanning nodes, registered memory, long double, unaligned
+// offsets) go through the segment's one RMA window, for same-node targets too, never
+// through load/store. A location that is updated atomically concurrently must be read
+// with dart_fetch_and_op(DART_OP_NO_OP) and written with dart_accumulate(DART_OP_REPLACE),
+// not with put/get, until a synchronization (a flush by the writer and a barrier or lock
+// hand-over) separates the phases.
 #include "internal.h"
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <type_traits>
 
 using namespace dart::detail;
 
@@ -104,6 +109,123 @@ dart_ret_t windowless_cas(const Target &tg, size_t size, const void *value,
   std::memcpy(result, tg.direct, size);
   if (std::memcmp(tg.direct, compare, size) == 0) std::memcpy(tg.direct, value, size);
   return DART_OK;
+}
+
+// CPU atomics (Segment::cpu_atomics). Every unit of the team maps every part, so an
+// atomic instruction on the target address is atomic with respect to every other unit's.
+// Operations without an instruction of their own (MIN, MAX, PROD, the logical ones and
+// everything on floating point) are a compare-and-swap loop on the element's bits, which
+// computes exactly what MPI's reduction computes (one operation on two values).
+template <typename T> T cpu_apply(dart_operation_t op, T old, T v) {
+  switch (op) {
+    case DART_OP_MIN: return v < old ? v : old;
+    case DART_OP_MAX: return v > old ? v : old;
+    case DART_OP_SUM: return (T)(old + v);
+    case DART_OP_PROD: return (T)(old * v);
+    case DART_OP_LAND: return (T)((old != 0) && (v != 0));
+    case DART_OP_LOR: return (T)((old != 0) || (v != 0));
+    case DART_OP_LXOR: return (T)((old != 0) != (v != 0));
+    default: return v;  // REPLACE (NO_OP never gets here)
+  }
+}
+
+template <typename T, typename W>
+inline T cpu_cas_loop(dart_operation_t op, W *p, T v) {
+  W seen = __atomic_load_n(p, __ATOMIC_RELAXED);
+  for (;;) {
+    T old, next;
+    std::memcpy(&old, &seen, sizeof(T));
+    next = cpu_apply<T>(op, old, v);
+    W want;
+    std::memcpy(&want, &next, sizeof(T));
+    if (__atomic_compare_exchange_n(p, &seen, want, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return old;
+  }
+}
+
+// One element; the operation was validated for T (atomic_op / fast_op).
+template <typename T> inline T cpu_one(dart_operation_t op, char *dst, T v) {
+  using W = typename std::conditional<
+      sizeof(T) == 1, uint8_t,
+      typename std::conditional<sizeof(T) == 2, uint16_t,
+                                typename std::conditional<sizeof(T) == 4, uint32_t,
+                                                          uint64_t>::type>::type>::type;
+  static_assert(sizeof(W) == sizeof(T), "no atomic instruction of this width");
+  W *w = reinterpret_cast<W *>(dst);
+  T old;
+  if (op == DART_OP_NO_OP || op == DART_OP_REPLACE) {
+    W bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    W was = op == DART_OP_NO_OP ? __atomic_load_n(w, __ATOMIC_SEQ_CST)
+                                : __atomic_exchange_n(w, bits, __ATOMIC_SEQ_CST);
+    std::memcpy(&old, &was, sizeof(T));
+    return old;
+  }
+  if constexpr (std::is_integral<T>::value) {
+    T *p = reinterpret_cast<T *>(dst);
+    switch (op) {
+      case DART_OP_SUM: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+      case DART_OP_BAND: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+      case DART_OP_BOR: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+      case DART_OP_BXOR: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+      default: break;
+    }
+  }
+  return cpu_cas_loop<T, W>(op, w, v);
+}
+
+template <typename T>
+bool cpu_run(dart_operation_t op, char *dst, const void *values, size_t nelem, void *fetched) {
+  if (reinterpret_cast<uintptr_t>(dst) % sizeof(T) != 0) return false;  // MPI path
+  const T *v = static_cast<const T *>(values);
+  T *out = static_cast<T *>(fetched);
+  for (size_t i = 0; i < nelem; ++i) {
+    T in = op == DART_OP_NO_OP ? T() : v[i];
+    T old = cpu_one<T>(op, dst + i * sizeof(T), in);
+    if (out) out[i] = old;
+  }
+  return true;
+}
+
+// Performs the atomic with CPU instructions if the location takes that path (see the rule
+// at the top); false: it takes the MPI path. values may be NULL only for NO_OP.
+bool cpu_atomic(dart_datatype_t t, dart_operation_t op, char *dst, const void *values,
+                size_t nelem, void *fetched) {
+  switch (t) {
+    case DART_TYPE_BYTE: return cpu_run<signed char>(op, dst, values, nelem, fetched);
+    case DART_TYPE_SHORT: return cpu_run<short>(op, dst, values, nelem, fetched);
+    case DART_TYPE_INT: return cpu_run<int>(op, dst, values, nelem, fetched);
+    case DART_TYPE_UINT: return cpu_run<unsigned>(op, dst, values, nelem, fetched);
+    case DART_TYPE_LONG: return cpu_run<long>(op, dst, values, nelem, fetched);
+    case DART_TYPE_ULONG: return cpu_run<unsigned long>(op, dst, values, nelem, fetched);
+    case DART_TYPE_LONGLONG: return cpu_run<long long>(op, dst, values, nelem, fetched);
+    case DART_TYPE_ULONGLONG: return cpu_run<unsigned long long>(op, dst, values, nelem, fetched);
+    case DART_TYPE_FLOAT: return cpu_run<float>(op, dst, values, nelem, fetched);
+    case DART_TYPE_DOUBLE: return cpu_run<double>(op, dst, values, nelem, fetched);
+    default: return false;  // long double: no instruction of its width; MPI path
+  }
+}
+
+template <typename W>
+bool cpu_cas_run(char *dst, const void *value, const void *compare, void *result) {
+  if (reinterpret_cast<uintptr_t>(dst) % sizeof(W) != 0) return false;
+  W expected, desired;
+  std::memcpy(&expected, compare, sizeof(W));
+  std::memcpy(&desired, value, sizeof(W));
+  __atomic_compare_exchange_n(reinterpret_cast<W *>(dst), &expected, desired, false,
+                              __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  std::memcpy(result, &expected, sizeof(W));  // the old value either way
+  return true;
+}
+
+bool cpu_cas(size_t size, char *dst, const void *value, const void *compare, void *result) {
+  switch (size) {
+    case 1: return cpu_cas_run<uint8_t>(dst, value, compare, result);
+    case 2: return cpu_cas_run<uint16_t>(dst, value, compare, result);
+    case 4: return cpu_cas_run<uint32_t>(dst, value, compare, result);
+    case 8: return cpu_cas_run<uint64_t>(dst, value, compare, result);
+    default: return false;
+  }
 }
 
 // One compare-and-swap of `size` bytes at tg.disp + off, completed at the target.
@@ -208,6 +330,8 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
   MPI_Op fop;
   if (fast_target<true>(gptr, values, nelem, dtype, dtype, &f) &&
       fast_op(op, dtype, false, &fop)) {
+    if (f.cpu_atomics && f.direct != nullptr && cpu_atomic(dtype, op, f.direct, values, nelem, nullptr))
+      return DART_OK;
     const MPI_Datatype mt = fast_atomic_type(f, dtype);
     DART_MPI(MPI_Accumulate(values, f.count, mt, f.rank, f.disp, f.count, mt, fop, f.win), fn);
     if (local_completion) DART_MPI(MPI_Win_flush_local(f.rank, f.win), fn);
@@ -219,6 +343,10 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
   MPI_Op mop;
   DART_TRY(atomic_op(op, dtype, false, &mop, fn));
   if (values == nullptr && nelem > 0) return fail(DART_ERR_INVAL, fn, "values is NULL");
+  if (nelem == 0) return DART_OK;
+  if (tg.seg->cpu_atomics && tg.direct != nullptr &&
+      cpu_atomic(dtype, op, tg.direct, values, nelem, nullptr))
+    return DART_OK;
   if (tg.win == MPI_WIN_NULL) return windowless_op(tg, *t, values, nelem, op, mop, nullptr, fn);
   if (needs_logical_emulation(tg, *t, op))
     return logical_dispatch(tg, *t, values, nelem, op, nullptr, fn);
@@ -256,6 +384,8 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   MPI_Op fop;
   if ((value != nullptr || op == DART_OP_NO_OP) &&
       fast_target<true>(gptr, result, 1, dtype, dtype, &f) && fast_op(op, dtype, true, &fop)) {
+    if (f.cpu_atomics && f.direct != nullptr && cpu_atomic(dtype, op, f.direct, value, 1, result))
+      return DART_OK;
     DART_MPI(MPI_Fetch_and_op(value, result, fast_atomic_type(f, dtype), f.rank, f.disp, fop,
                               f.win), fn);
     DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
@@ -268,6 +398,8 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   DART_TRY(atomic_op(op, dtype, true, &mop, fn));
   if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
   if (value == nullptr && op != DART_OP_NO_OP) return fail(DART_ERR_INVAL, fn, "value is NULL");
+  if (tg.seg->cpu_atomics && tg.direct != nullptr && cpu_atomic(dtype, op, tg.direct, value, 1, result))
+    return DART_OK;
   if (tg.win == MPI_WIN_NULL) return windowless_op(tg, *t, value, 1, op, mop, result, fn);
   if (needs_logical_emulation(tg, *t, op))
     return logical_dispatch(tg, *t, value, 1, op, result, fn);
@@ -285,6 +417,8 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
   if (value != nullptr && compare != nullptr && dtype <= DART_TYPE_ULONGLONG &&
       fast_target<true>(gptr, result, 1, dtype, dtype, &f) &&
       !(g->open_mpi && f.rdma_self && f.bytes == 8)) {
+    if (f.cpu_atomics && f.direct != nullptr && cpu_cas(f.bytes, f.direct, value, compare, result))
+      return DART_OK;
     DART_MPI(MPI_Compare_and_swap(value, compare, result, fast_atomic_type(f, dtype), f.rank,
                                   f.disp, f.win), fn);
     DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
@@ -297,6 +431,9 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
     return fail(DART_ERR_INVAL, fn, "compare-and-swap needs an integer datatype (MPI rule)");
   if (value == nullptr || compare == nullptr || result == nullptr)
     return fail(DART_ERR_INVAL, fn, "value, compare and result must not be NULL");
+  if (tg.seg->cpu_atomics && tg.direct != nullptr &&
+      cpu_cas(t->elem_size, tg.direct, value, compare, result))
+    return DART_OK;
   if (tg.win == MPI_WIN_NULL) return windowless_cas(tg, t->elem_size, value, compare, result);
   return cas_one(tg, 0, t->elem_size, atomic_type(*t), value, compare, result, fn);
 }

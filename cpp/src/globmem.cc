@@ -176,6 +176,7 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
   }
   s->direct[t->myid] = s->local_base;
   if (t->single_node && padded_any) s->pads = std::move(pads);
+  s->cpu_atomics = t->single_node;
   if (t->single_node) {
     s->win = s->shm_win;
   } else {

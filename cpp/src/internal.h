@@ -161,6 +161,9 @@ struct Segment {
   bool shared = false;      // memory from MPI_Win_allocate_shared: direct load/store
   bool registered = false;  // user memory (dart_team_memregister*)
   bool aligned = true;      // same size on every unit
+  // Shared memory of a team inside one node: every unit reaches every part by load/store,
+  // and atomics are CPU atomic instructions (atomic.cc), never MPI atomics.
+  bool cpu_atomics = false;
   uint16_t flags = 0;
   MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
   MPI_Win win = MPI_WIN_NULL;      // RMA window on the team communicator (may be shm_win)
@@ -345,6 +348,7 @@ struct Fast {
   size_t bytes;
   MPI_Datatype type;
   bool rdma_self;  // the target is the caller, through a window that is not shared memory
+  bool cpu_atomics;  // Segment::cpu_atomics
 };
 
 template <bool WantRma>
@@ -375,6 +379,7 @@ __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, co
   f->count = (int)nelem;
   f->type = basic_mpi_type(a);
   f->rdma_self = seg->win != seg->shm_win && unit == team->myid;
+  f->cpu_atomics = seg->cpu_atomics;
   return true;
 }
 

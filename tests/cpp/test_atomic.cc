@@ -452,6 +452,46 @@ TEST(Atomic, MixedFetchAndOpAndAccumulateHammer) {
   EXPECT_EQ(atomic_read<long>(c), 2L * K * n);
 }
 
+// Counters at offsets that are not multiples of their size: on teams inside one node
+// aligned locations use CPU instructions and unaligned ones MPI atomics (atomic.cc); each
+// location keeps one path, so the counts stay exact. Offsets 1 (int) and 20 (long), plus
+// an aligned neighbour updated in the same loop.
+TEST(Atomic, UnalignedAndAlignedCountersNextToEachOther) {
+  const int n = nunits();
+  const int K = 500;
+  Area a(Mem::Collective, 64);
+  dart_gptr_t odd_int = a.elem(0, 1, 1), odd_long = a.elem(0, 20, 1);
+  dart_gptr_t even_long = a.elem(0, 32, 1);
+  if (myid() == 0) {
+    const int zi = 0;
+    const long zl = 0;
+    DART_EXPECT_OK(dart_accumulate(odd_int, &zi, 1, DART_TYPE_INT, DART_OP_REPLACE));
+    DART_EXPECT_OK(dart_accumulate(odd_long, &zl, 1, DART_TYPE_LONG, DART_OP_REPLACE));
+    DART_EXPECT_OK(dart_accumulate(even_long, &zl, 1, DART_TYPE_LONG, DART_OP_REPLACE));
+    DART_EXPECT_OK(dart_flush_all(odd_int));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  const int one_i = 1;
+  const long one_l = 1;
+  int got_i = 0;
+  for (int i = 0; i < K; ++i) {
+    DART_EXPECT_OK(dart_fetch_and_op(odd_int, &one_i, &got_i, DART_TYPE_INT, DART_OP_SUM));
+    DART_EXPECT_OK(dart_accumulate(odd_long, &one_l, 1, DART_TYPE_LONG, DART_OP_SUM));
+    DART_EXPECT_OK(dart_accumulate(even_long, &one_l, 1, DART_TYPE_LONG, DART_OP_SUM));
+  }
+  DART_EXPECT_OK(dart_flush_all(odd_int));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  int vi = 0;
+  long vl = 0, ve = 0;
+  DART_EXPECT_OK(dart_fetch_and_op(odd_int, nullptr, &vi, DART_TYPE_INT, DART_OP_NO_OP));
+  DART_EXPECT_OK(dart_fetch_and_op(odd_long, nullptr, &vl, DART_TYPE_LONG, DART_OP_NO_OP));
+  DART_EXPECT_OK(dart_fetch_and_op(even_long, nullptr, &ve, DART_TYPE_LONG, DART_OP_NO_OP));
+  EXPECT_EQ(vi, K * n);
+  EXPECT_EQ(vl, (long)K * n);
+  EXPECT_EQ(ve, (long)K * n);
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
 // Atomics on a sub-team's memory (unit 0 and the odd-numbered units): fetch-and-add
 // permutation on the team, counter on the team's last unit.
 TEST(Atomic, SubTeamFetchAndAdd) {
