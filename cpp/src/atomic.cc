@@ -330,7 +330,8 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
   MPI_Op fop;
   if (fast_target<true>(gptr, values, nelem, dtype, dtype, &f) &&
       fast_op(op, dtype, false, &fop)) {
-    if (f.cpu_atomics && f.direct != nullptr && cpu_atomic(dtype, op, f.direct, values, nelem, nullptr))
+    if (f.cpu_atomics && f.direct != nullptr &&
+        cpu_atomic(dtype, op, f.direct, values, nelem, nullptr))
       return DART_OK;
     const MPI_Datatype mt = fast_atomic_type(f, dtype);
     DART_MPI(MPI_Accumulate(values, f.count, mt, f.rank, f.disp, f.count, mt, fop, f.win), fn);
@@ -398,7 +399,8 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   DART_TRY(atomic_op(op, dtype, true, &mop, fn));
   if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
   if (value == nullptr && op != DART_OP_NO_OP) return fail(DART_ERR_INVAL, fn, "value is NULL");
-  if (tg.seg->cpu_atomics && tg.direct != nullptr && cpu_atomic(dtype, op, tg.direct, value, 1, result))
+  if (tg.seg->cpu_atomics && tg.direct != nullptr &&
+      cpu_atomic(dtype, op, tg.direct, value, 1, result))
     return DART_OK;
   if (tg.win == MPI_WIN_NULL) return windowless_op(tg, *t, value, 1, op, mop, result, fn);
   if (needs_logical_emulation(tg, *t, op))
