@@ -6,7 +6,8 @@
 #   bash scripts/demo.sh
 #
 # Environment: DART_MPIS (default mpich; the first one listed runs the demo),
-# DEMO_NX, DEMO_NY, DEMO_ITERS (default 96 x 128, 2000 iterations). Output in _demo/.
+# DEMO_NX, DEMO_NY, DEMO_ITERS (default 96 x 128, 2000 iterations), DEMO_TIMEOUT (seconds
+# per run, default 600). Output in _demo/.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,14 +32,15 @@ case $mpi in
 esac
 [[ -x $py && -x $heat_f ]] || { echo "[demo] missing $py or $heat_f" >&2; exit 1; }
 
+limit=(timeout -k 10 "${DEMO_TIMEOUT:-600}")  # a hung job ends the demo with an error
 args=(--nx "$NX" --ny "$NY" --iters "$ITERS" --mode nonblocking)
 echo
 echo "[demo] heat2d, ${NX} x ${NY} grid, $ITERS Jacobi iterations, 4 units ($mpi), halos by DART gets"
 echo "[demo] Python:  ${run[*]} python examples/python/heat2d.py ${args[*]}"
-"${run[@]}" "$py" "$REPO/examples/python/heat2d.py" "${args[@]}" --out "$out/heat2d_python.bin" \
+"${limit[@]}" "${run[@]}" "$py" "$REPO/examples/python/heat2d.py" "${args[@]}" --out "$out/heat2d_python.bin" \
   | sed 's/^/    /'
 echo "[demo] Fortran: ${run[*]} _build/$mpi/examples/heat2d_f ${args[*]}"
-"${run[@]}" "$heat_f" "${args[@]}" --out "$out/heat2d_fortran.bin" | sed 's/^/    /'
+"${limit[@]}" "${run[@]}" "$heat_f" "${args[@]}" --out "$out/heat2d_fortran.bin" | sed 's/^/    /'
 
 if cmp -s "$out/heat2d_python.bin" "$out/heat2d_fortran.bin"; then
   sum=$(sha256sum "$out/heat2d_python.bin" | cut -c1-16)

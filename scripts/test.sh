@@ -91,7 +91,7 @@ for mpi in $MPIS; do
     else
       echo "--- $mpi: pytest tests/python ---"
       # shellcheck disable=SC2086
-      (cd "$REPO" && timeout 1200 "$py" -m pytest tests/python -q -p no:cacheprovider \
+      (cd "$REPO" && timeout -k 60 1200 "$py" -m pytest tests/python -q -p no:cacheprovider \
           --junitxml="$results/pytest-$mpi.xml" ${DART_PYTEST_ARGS:-}) 2>&1 | tee "$log" || true
       count_pytest "$log" "$mpi pytest"
     fi

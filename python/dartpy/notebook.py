@@ -120,7 +120,11 @@ def dartrun(source: str, n: int = 4, *, gather: Sequence[str] = (), upn: Optiona
             output, _ = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-            output, _ = proc.communicate()
+            try:
+                output, _ = proc.communicate(timeout=10)
+            except subprocess.TimeoutExpired:  # a unit outside the group keeps the pipe
+                proc.stdout.close()
+                output = ""
             raise DartRunError(f"%%dartrun: killed after {timeout:g} s "
                                f"({shlex.join(prefix)} ...)\n{output}") from None
         if echo and output:

@@ -90,6 +90,26 @@ def launch_cmd(n: int, argv: Sequence[str], env_vars: Dict[str, str]) -> list:
     return cmd + list(argv)
 
 
+def _kill_group(proc: subprocess.Popen):
+    """Ends the job's process group (TERM, then KILL); returns what it wrote, never blocks
+    for more than a few seconds even if a descendant outside the group keeps the pipes."""
+    out = err = ""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            out, err = proc.communicate(timeout=5)
+            return out, err
+        except subprocess.TimeoutExpired:
+            continue
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
+    return out, err
+
+
 def run_job(argv: Sequence[str], n: Optional[int], env_vars: Optional[Dict[str, str]] = None,
             timeout: float = 60.0) -> Job:
     """Runs argv under mpiexec -n n (or alone if n is None); kills the group on timeout."""
@@ -103,19 +123,11 @@ def run_job(argv: Sequence[str], n: Optional[int], env_vars: Optional[Dict[str, 
         out, err = proc.communicate(timeout=timeout)
         rc: Optional[int] = proc.returncode
     except subprocess.TimeoutExpired:
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(proc.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                out, err = proc.communicate(timeout=5)
-                break
-            except subprocess.TimeoutExpired:
-                continue
-        else:
-            out, err = proc.communicate()
+        out, err = _kill_group(proc)
         rc = None
+    except BaseException:  # pytest interrupted (Ctrl-C, SIGTERM): never orphan a job
+        _kill_group(proc)
+        raise
     return Job(cmd, rc, out or "", err or "", time.monotonic() - t0)
 
 
