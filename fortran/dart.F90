@@ -1553,13 +1553,7 @@ contains
     integer(DART_DATATYPE_KIND), intent(in) :: src_type, dst_type
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_put', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_put(gptr, c_loc(src), int(nelem, c_size_t), src_type, dst_type)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_put', stat, errmsg)
+    call put_c8(gptr, src, int(nelem, c_size_t), src_type, dst_type, stat, errmsg)
   end subroutine put_c4
 
   subroutine get_c8(dest, gptr, nelem, src_type, dst_type, stat, errmsg)
@@ -1585,13 +1579,7 @@ contains
     integer(DART_DATATYPE_KIND), intent(in) :: src_type, dst_type
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_get', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_get(c_loc(dest), gptr, int(nelem, c_size_t), src_type, dst_type)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_get', stat, errmsg)
+    call get_c8(dest, gptr, int(nelem, c_size_t), src_type, dst_type, stat, errmsg)
   end subroutine get_c4
 
   subroutine put_blocking_c8(gptr, src, nelem, src_type, dst_type, stat, errmsg)
@@ -1617,13 +1605,7 @@ contains
     integer(DART_DATATYPE_KIND), intent(in) :: src_type, dst_type
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_put_blocking', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_put_blocking(gptr, c_loc(src), int(nelem, c_size_t), src_type, dst_type)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_put_blocking', stat, errmsg)
+    call put_blocking_c8(gptr, src, int(nelem, c_size_t), src_type, dst_type, stat, errmsg)
   end subroutine put_blocking_c4
 
   subroutine get_blocking_c8(dest, gptr, nelem, src_type, dst_type, stat, errmsg)
@@ -1649,13 +1631,7 @@ contains
     integer(DART_DATATYPE_KIND), intent(in) :: src_type, dst_type
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_get_blocking', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_get_blocking(c_loc(dest), gptr, int(nelem, c_size_t), src_type, dst_type)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_get_blocking', stat, errmsg)
+    call get_blocking_c8(dest, gptr, int(nelem, c_size_t), src_type, dst_type, stat, errmsg)
   end subroutine get_blocking_c4
 
   subroutine put_handle_c8(gptr, src, nelem, src_type, dst_type, handle, stat, errmsg)
@@ -1683,13 +1659,8 @@ contains
     type(dart_handle), intent(inout) :: handle
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_put_handle', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_put_handle(gptr, c_loc(src), int(nelem, c_size_t), src_type, dst_type, handle)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_put_handle', stat, errmsg)
+    call put_handle_c8(gptr, src, int(nelem, c_size_t), src_type, dst_type, handle, stat, &
+                         errmsg)
   end subroutine put_handle_c4
 
   subroutine get_handle_c8(dest, gptr, nelem, src_type, dst_type, handle, stat, errmsg)
@@ -1717,13 +1688,8 @@ contains
     type(dart_handle), intent(inout) :: handle
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_get_handle', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_get_handle(c_loc(dest), gptr, int(nelem, c_size_t), src_type, dst_type, handle)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_get_handle', stat, errmsg)
+    call get_handle_c8(dest, gptr, int(nelem, c_size_t), src_type, dst_type, handle, stat, &
+                         errmsg)
   end subroutine get_handle_c4
 
   subroutine accumulate_c8(gptr, values, nelem, dtype, op, stat, errmsg)
@@ -1751,13 +1717,7 @@ contains
     integer(DART_OPERATION_KIND), intent(in) :: op
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_accumulate', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_accumulate(gptr, c_loc(values), int(nelem, c_size_t), dtype, op)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_accumulate', stat, errmsg)
+    call accumulate_c8(gptr, values, int(nelem, c_size_t), dtype, op, stat, errmsg)
   end subroutine accumulate_c4
 
   subroutine accumulate_blocking_local_c8(gptr, values, nelem, dtype, op, stat, errmsg)
@@ -1785,13 +1745,8 @@ contains
     integer(DART_OPERATION_KIND), intent(in) :: op
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_accumulate_blocking_local', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_accumulate_blocking_local(gptr, c_loc(values), int(nelem, c_size_t), dtype, op)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_accumulate_blocking_local', stat, errmsg)
+    call accumulate_blocking_local_c8(gptr, values, int(nelem, c_size_t), dtype, op, stat, &
+                         errmsg)
   end subroutine accumulate_blocking_local_c4
 
   subroutine bcast_c8(buf, nelem, dtype, root, team, stat, errmsg)
@@ -1819,13 +1774,7 @@ contains
     integer(DART_TEAM_KIND), intent(in) :: team
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_bcast', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_bcast(c_loc(buf), int(nelem, c_size_t), dtype, int(root, c_int32_t), team)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_bcast', stat, errmsg)
+    call bcast_c8(buf, int(nelem, c_size_t), dtype, root, team, stat, errmsg)
   end subroutine bcast_c4
 
   subroutine scatter_c8(sendbuf, recvbuf, nelem, dtype, root, team, stat, errmsg)
@@ -1856,14 +1805,7 @@ contains
     integer(DART_TEAM_KIND), intent(in) :: team
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_scatter', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_scatter(c_loc(sendbuf), c_loc(recvbuf), int(nelem, c_size_t), dtype, int(root, c_int32_t), &
-                        team)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_scatter', stat, errmsg)
+    call scatter_c8(sendbuf, recvbuf, int(nelem, c_size_t), dtype, root, team, stat, errmsg)
   end subroutine scatter_c4
 
   subroutine gather_c8(sendbuf, recvbuf, nelem, dtype, root, team, stat, errmsg)
@@ -1894,14 +1836,7 @@ contains
     integer(DART_TEAM_KIND), intent(in) :: team
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_gather', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_gather(c_loc(sendbuf), c_loc(recvbuf), int(nelem, c_size_t), dtype, int(root, c_int32_t), &
-                       team)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_gather', stat, errmsg)
+    call gather_c8(sendbuf, recvbuf, int(nelem, c_size_t), dtype, root, team, stat, errmsg)
   end subroutine gather_c4
 
   subroutine allgather_c8(sendbuf, recvbuf, nelem, dtype, team, stat, errmsg)
@@ -1929,13 +1864,7 @@ contains
     integer(DART_TEAM_KIND), intent(in) :: team
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_allgather', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_allgather(c_loc(sendbuf), c_loc(recvbuf), int(nelem, c_size_t), dtype, team)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_allgather', stat, errmsg)
+    call allgather_c8(sendbuf, recvbuf, int(nelem, c_size_t), dtype, team, stat, errmsg)
   end subroutine allgather_c4
 
   subroutine reduce_c8(sendbuf, recvbuf, nelem, dtype, op, root, team, stat, errmsg)
@@ -1968,14 +1897,7 @@ contains
     integer(DART_TEAM_KIND), intent(in) :: team
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_reduce', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_reduce(c_loc(sendbuf), c_loc(recvbuf), int(nelem, c_size_t), dtype, op, &
-                       int(root, c_int32_t), team)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_reduce', stat, errmsg)
+    call reduce_c8(sendbuf, recvbuf, int(nelem, c_size_t), dtype, op, root, team, stat, errmsg)
   end subroutine reduce_c4
 
   subroutine allreduce_c8(sendbuf, recvbuf, nelem, dtype, op, team, stat, errmsg)
@@ -2005,13 +1927,7 @@ contains
     integer(DART_TEAM_KIND), intent(in) :: team
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_allreduce', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_allreduce(c_loc(sendbuf), c_loc(recvbuf), int(nelem, c_size_t), dtype, op, team)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_allreduce', stat, errmsg)
+    call allreduce_c8(sendbuf, recvbuf, int(nelem, c_size_t), dtype, op, team, stat, errmsg)
   end subroutine allreduce_c4
 
   subroutine alltoall_c8(sendbuf, recvbuf, nelem, dtype, team, stat, errmsg)
@@ -2039,13 +1955,7 @@ contains
     integer(DART_TEAM_KIND), intent(in) :: team
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_alltoall', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_alltoall(c_loc(sendbuf), c_loc(recvbuf), int(nelem, c_size_t), dtype, team)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_alltoall', stat, errmsg)
+    call alltoall_c8(sendbuf, recvbuf, int(nelem, c_size_t), dtype, team, stat, errmsg)
   end subroutine alltoall_c4
 
   subroutine send_c8(sendbuf, nelem, dtype, tag, unit, stat, errmsg)
@@ -2071,13 +1981,7 @@ contains
     integer, intent(in) :: tag, unit
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_send', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_send(c_loc(sendbuf), int(nelem, c_size_t), dtype, int(tag, c_int), int(unit, c_int32_t))
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_send', stat, errmsg)
+    call send_c8(sendbuf, int(nelem, c_size_t), dtype, tag, unit, stat, errmsg)
   end subroutine send_c4
 
   subroutine recv_c8(recvbuf, nelem, dtype, tag, unit, stat, errmsg)
@@ -2103,13 +2007,7 @@ contains
     integer, intent(in) :: tag, unit
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    if (nelem < 0) then
-      call dartf_fail(DART_ERR_INVAL, 'dart_recv', 'nelem is negative', stat, errmsg)
-      return
-    end if
-    rc = c_dart_recv(c_loc(recvbuf), int(nelem, c_size_t), dtype, int(tag, c_int), int(unit, c_int32_t))
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_recv', stat, errmsg)
+    call recv_c8(recvbuf, int(nelem, c_size_t), dtype, tag, unit, stat, errmsg)
   end subroutine recv_c4
 
   subroutine allgatherv_c8(sendbuf, nsendelem, dtype, recvbuf, nrecvelem, recvdispls, teamid, &
@@ -2130,6 +2028,12 @@ contains
           size(recvdispls, kind=c_size_t) < nunits) then
         call dartf_fail(DART_ERR_INVAL, 'dart_allgatherv', 'nrecvelem and recvdispls need ' &
           // 'one entry per team unit', stat, errmsg)
+        return
+      end if
+      if (nsendelem < 0 .or. any(nrecvelem(1:nunits) < 0) .or. &
+          any(recvdispls(1:nunits) < 0)) then
+        call dartf_fail(DART_ERR_INVAL, 'dart_allgatherv', 'nsendelem, nrecvelem and ' &
+          // 'recvdispls must not be negative', stat, errmsg)
         return
       end if
     end if

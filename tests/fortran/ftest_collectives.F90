@@ -165,6 +165,16 @@ contains
     call dart_allgatherv(vs, int(tme + 1, c_size_t), DART_TYPE_DOUBLE, vr, cntc, dspc, team, &
                          stat=st)
     call check(st == DART_OK .and. vr(1) == 1, 'C-style allgatherv')
+    cntc(tsize) = -1  ! every unit passes the same bad counts: all return, none waits
+    call dart_allgatherv(vs, int(tme + 1, c_size_t), DART_TYPE_DOUBLE, vr, cntc, dspc, team, &
+                         stat=st, errmsg=msg)
+    call check_stat(st, DART_ERR_INVAL, msg, 'dart_allgatherv', 'must not be negative', &
+                    'C-style allgatherv with a negative count')
+    cntc = cnt
+    call dart_allgatherv(vs, -1_c_size_t, DART_TYPE_DOUBLE, vr, cntc, dspc, team, &
+                         stat=st, errmsg=msg)
+    call check_stat(st, DART_ERR_INVAL, msg, 'dart_allgatherv', 'must not be negative', &
+                    'C-style allgatherv with a negative nsendelem')
     call dart_allgatherv(vs, vr, cnt(1:tsize - 1), dsp, team, stat=st, errmsg=msg)
     if (tsize > 1) call check_stat(st, DART_ERR_INVAL, msg, 'dart_allgatherv', &
                                    'one entry per team unit', 'allgatherv with short counts')
