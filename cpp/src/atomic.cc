@@ -70,6 +70,8 @@ dart_ret_t prepare_atomic(const dart_gptr_t &gp, size_t nelem, dart_datatype_t d
   DART_TRY(check_type(dtype, fn, "dtype", t));
   if ((*t)->kind != Datatype::Basic)
     return fail(DART_ERR_INVAL, fn, "atomics need a basic datatype");
+  if (nelem > SIZE_MAX / 2 / (*t)->elem_size)
+    return fail(DART_ERR_INVAL, fn, "nelem %zu is too large", nelem);
   return resolve(gp, nelem * (*t)->elem_size, fn, tg);
 }
 

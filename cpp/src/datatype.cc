@@ -67,8 +67,21 @@ void make_minmax(dart_datatype_t t, MPI_Datatype mt) {
 void free_derived(Datatype *d) {
   for (auto &kv : d->vector_cache) MPI_Type_free(&kv.second);
   if (d->mpi_pattern != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_pattern);
-  if (d->kind == Datatype::Custom && d->mpi_elem != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_elem);
+  if (d->owns_elem && d->mpi_elem != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_elem);
   delete d;
+}
+
+// A strided or indexed type over `b` keeps using b's element type (vector types are built
+// per transfer), so over a custom type it takes its own duplicate: destroying the custom
+// type first must not free the element type under it.
+static dart_ret_t adopt_element(const Datatype &b, Datatype *d, const char *fn) {
+  d->base = b.base;
+  d->elem_size = b.elem_size;
+  d->mpi_elem = b.mpi_elem;
+  if (b.kind != Datatype::Custom) return DART_OK;  // predefined MPI types live forever
+  DART_MPI(MPI_Type_dup(b.mpi_elem, &d->mpi_elem), fn);
+  d->owns_elem = true;
+  return DART_OK;
 }
 
 size_t granularity(const Datatype &t) {
@@ -197,18 +210,25 @@ dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
   return DART_OK;
 }
 
+// Bytes spanned by nelem elements of t; SIZE_MAX when that overflows (so every bounds check
+// against a segment fails instead of wrapping around).
 size_t type_extent_bytes(const Datatype &t, size_t nelem) {
   if (nelem == 0) return 0;
+  size_t elems = nelem, bytes = 0;
   switch (t.kind) {
-    case Datatype::Strided: {
-      size_t nblocks = nelem / t.blocklen;
-      return ((nblocks - 1) * t.stride + t.blocklen) * t.elem_size;
-    }
+    case Datatype::Strided:  // (nblocks - 1) * stride + blocklen elements
+      if (__builtin_mul_overflow(nelem / t.blocklen - 1, t.stride, &elems) ||
+          __builtin_add_overflow(elems, t.blocklen, &elems))
+        return SIZE_MAX;
+      break;
     case Datatype::Indexed:
-      return (nelem / t.pattern_elems) * t.pattern_extent * t.elem_size;
+      if (__builtin_mul_overflow(nelem / t.pattern_elems, t.pattern_extent, &elems))
+        return SIZE_MAX;
+      break;
     default:
-      return nelem * t.elem_size;
+      break;
   }
+  return __builtin_mul_overflow(elems, t.elem_size, &bytes) ? SIZE_MAX : bytes;
 }
 
 dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn) {
@@ -329,11 +349,8 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, siz
   if (stride < blocklen || stride > INT_MAX)
     return fail(DART_ERR_INVAL, fn, "stride %zu must be in [blocklen=%zu, INT_MAX]", stride, blocklen);
   std::unique_ptr<Datatype> d(new Datatype());
-  const Datatype &b = *bt;
   d->kind = Datatype::Strided;
-  d->base = b.base;
-  d->elem_size = b.elem_size;
-  d->mpi_elem = b.mpi_elem;
+  DART_TRY(adopt_element(*bt, d.get(), fn));
   d->stride = stride;
   d->blocklen = blocklen;
   return register_derived(std::move(d), newtype);
@@ -352,9 +369,6 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
   std::unique_ptr<Datatype> d(new Datatype());
   const Datatype &b = *bt;
   d->kind = Datatype::Indexed;
-  d->base = b.base;
-  d->elem_size = b.elem_size;
-  d->mpi_elem = b.mpi_elem;
   std::vector<int> bl(count), disp(count);
   for (size_t i = 0; i < count; ++i) {
     if (blocklen[i] == 0 || blocklen[i] > INT_MAX || offset[i] > INT_MAX)
@@ -382,6 +396,10 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
     return mpi_fail(crc, fn, "MPI_Type_commit");
   }
   d->mpi_pattern = resized;
+  if (dart_ret_t arc = adopt_element(b, d.get(), fn); arc != DART_OK) {
+    MPI_Type_free(&d->mpi_pattern);
+    return arc;
+  }
   return register_derived(std::move(d), newtype);
 }
 
@@ -402,6 +420,7 @@ dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t *newtype) {
     return mpi_fail(rc, fn, "MPI_Type_commit");
   }
   d->mpi_elem = c;
+  d->owns_elem = true;
   return register_derived(std::move(d), newtype);
 }
 

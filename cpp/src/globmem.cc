@@ -60,10 +60,7 @@ bool PoolAllocator::release(size_t offset) {
       free_.erase(prev);
     }
   }
-  if (next != free_.end() && offset + u->second == next->first) {
-    // (u is erased; recompute with the original size)
-  }
-  next = free_.lower_bound(off);
+  next = free_.lower_bound(off);  // merge with the next free block
   if (next != free_.end() && off + len == next->first) {
     len += next->second;
     free_.erase(next);
@@ -130,7 +127,6 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
   std::unique_ptr<Segment> s(new Segment());
   s->team = t;
   s->segid = segid;
-  s->shared = true;
   s->local_size = nbytes;
   MPI_Info info;
   MPI_Info_create(&info);

@@ -73,6 +73,7 @@ struct Datatype {
   dart_datatype_t base = DART_TYPE_UNDEFINED;  // basic element type (BYTE for custom)
   size_t elem_size = 0;       // bytes of one element as counted by nelem
   MPI_Datatype mpi_elem = MPI_DATATYPE_NULL;  // MPI type of one element
+  bool owns_elem = false;  // mpi_elem is this type's own (custom types, types over them)
   // Strided: blocks of `blocklen` elements whose starts are `stride` elements apart.
   size_t stride = 0, blocklen = 0;
   // Indexed: one pattern of blocks (blocklens[i] elements at element offset offsets[i]),
@@ -158,7 +159,6 @@ struct Team;
 struct Segment {
   Team *team = nullptr;
   int16_t segid = 0;
-  bool shared = false;      // memory from MPI_Win_allocate_shared: direct load/store
   bool registered = false;  // user memory (dart_team_memregister*)
   bool aligned = true;      // same size on every unit
   // Shared memory of a team inside one node: every unit reaches every part by load/store,
@@ -215,7 +215,6 @@ class PoolAllocator {
   // false if offset is not a live allocation.
   bool release(size_t offset);
   size_t free_bytes() const { return free_total_; }
-  size_t live_count() const { return used_.size(); }
  private:
   std::map<size_t, size_t> free_;             // offset -> size
   std::unordered_map<size_t, size_t> used_;   // offset -> size
@@ -347,8 +346,9 @@ struct Fast {
   int count;       // elements
   size_t bytes;
   MPI_Datatype type;
-  bool rdma_self;  // the target is the caller, through a window that is not shared memory
-  bool cpu_atomics;  // Segment::cpu_atomics
+  bool rdma_self;    // (atomics only) the target is the caller, through a window that is
+                     // not shared memory
+  bool cpu_atomics;  // (atomics only) Segment::cpu_atomics
 };
 
 template <bool WantRma>
@@ -378,8 +378,10 @@ __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, co
   f->disp = (MPI_Aint)(off + seg->pad_of(unit));
   f->count = (int)nelem;
   f->type = basic_mpi_type(a);
-  f->rdma_self = seg->win != seg->shm_win && unit == team->myid;
-  f->cpu_atomics = seg->cpu_atomics;
+  if constexpr (WantRma) {  // only atomics read these
+    f->rdma_self = seg->win != seg->shm_win && unit == team->myid;
+    f->cpu_atomics = seg->cpu_atomics;
+  }
   return true;
 }
 

@@ -10,11 +10,7 @@
 
 #include <algorithm>
 
-#include <sched.h>
-
 struct dart_lock_struct {
-  static constexpr uint32_t kMagic = 0x4c4f434b;  // "LOCK"
-  uint32_t magic = kMagic;
   int index = 0;  // creation order on its team
   dart_team_t teamid = DART_TEAM_NULL;
   dart::detail::Team *team = nullptr;
@@ -152,7 +148,6 @@ void locks_finalize() {
   });
   for (dart_lock_struct *l : live) {
     MPI_Comm_free(&l->comm);
-    l->magic = 0;
     delete l;
   }
 }
@@ -215,7 +210,6 @@ dart_ret_t dart_team_lock_destroy(dart_lock_t *lock) {
   }
   dart_ret_t rc = segment_free(l->seg, fn);
   MPI_Comm_free(&l->comm);
-  l->magic = 0;
   delete l;
   *lock = DART_LOCK_NULL;
   return rc;

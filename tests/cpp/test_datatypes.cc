@@ -230,17 +230,25 @@ TEST(Datatypes, Custom24ByteStruct) {
   // Custom vs basic: different base types.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(back.data(), rg, 1, rt, DART_TYPE_DOUBLE));
   // Strided over the custom type: every other record (header: basic or custom base).
-  dart_datatype_t every2 = DART_TYPE_UNDEFINED;
+  dart_datatype_t every2 = DART_TYPE_UNDEFINED, every1 = DART_TYPE_UNDEFINED;
   DART_EXPECT_OK(dart_type_create_strided(rt, 2, 1, &every2));
+  DART_EXPECT_OK(dart_type_create_strided(rt, 1, 1, &every1));
   if (every2 != DART_TYPE_UNDEFINED) {
     std::vector<Rec> pick(3);
     DART_EXPECT_OK(dart_get_blocking(pick.data(), rg, 3, every2, rt));
     for (int i = 0; i < 3; ++i) EXPECT_TRUE(same(pick[i], src[2 * i])) << "record " << 2 * i;
+  }
+  // The strided types outlive the custom type they were built on.
+  DART_EXPECT_OK(dart_type_destroy(&rt));
+  if (every2 != DART_TYPE_UNDEFINED && every1 != DART_TYPE_UNDEFINED) {
+    std::vector<Rec> pick(2);
+    DART_EXPECT_OK(dart_get_blocking(pick.data(), rg, 2, every2, every1));
+    for (int i = 0; i < 2; ++i) EXPECT_TRUE(same(pick[i], src[2 * i])) << "record " << 2 * i;
     DART_EXPECT_OK(dart_type_destroy(&every2));
+    DART_EXPECT_OK(dart_type_destroy(&every1));
   }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   DART_EXPECT_OK(dart_team_memfree(g));
-  DART_EXPECT_OK(dart_type_destroy(&rt));
 }
 
 TEST(Datatypes, DestroyAndUseAfterDestroy) {
