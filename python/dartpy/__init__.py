@@ -232,8 +232,11 @@ class Allocation:
     def __enter__(self) -> "Allocation":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
-        if not self.freed:
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
+        # While an exception unwinds on this unit the others are elsewhere: the collective
+        # free would hang them. The memory is left to dart.exit() (the garbage collector
+        # warns about it) and the exception goes on, to the abort hook with several units.
+        if exc_type is None and not self.freed:
             self.free()
 
     def __repr__(self) -> str:

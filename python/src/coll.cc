@@ -660,8 +660,12 @@ is explicit and collective: team_destroy(team), team.destroy() or a with block.)
       .def("destroy", [](const Team &t) { team_destroy(py::cast(t)); })
       .def("barrier", [](const Team &t) { barrier(py::cast(t)); })
       .def("__enter__", [](const Team &t) { return t; })
-      .def("__exit__", [](const Team &t, py::handle, py::handle, py::handle) {
-        if (t.id != DART_TEAM_NULL && t.id != DART_TEAM_ALL) team_destroy(py::cast(t));
+      .def("__exit__", [](const Team &t, py::handle exc_type, py::handle, py::handle) {
+        // While an exception unwinds on this unit the others are elsewhere: a collective
+        // destroy would hang them, so the team is left to dart.exit() and the exception
+        // goes on (to the abort hook when several units run).
+        if (exc_type.is_none() && t.id != DART_TEAM_NULL && t.id != DART_TEAM_ALL)
+          team_destroy(py::cast(t));
         return false;
       });
   m.attr("TEAM_ALL") = Team{DART_TEAM_ALL};
@@ -738,13 +742,10 @@ is explicit and collective: team_destroy(team), team.destroy() or a with block.)
         if (n == 0) throw py::value_error("dart_group_split: argument 'n' must be >= 1");
         std::vector<dart_group_t> out(n, DART_GROUP_NULL);
         size_t nout = 0;
-        for (auto &o : out) check(dart_group_create(&o), "dart_group_create");
+        // dart_group_split creates the groups it returns (entries past nout: NULL).
         dart_ret_t rc = dart_group_split(g.get("dart_group_split"), n, &nout, out.data());
         py::list res;
-        for (size_t i = 0; i < n; ++i) {
-          auto w = wrap_group(out[i]);
-          if (rc == DART_OK && i < nout) res.append(py::cast(std::move(w)));
-        }
+        for (size_t i = 0; rc == DART_OK && i < nout; ++i) res.append(py::cast(wrap_group(out[i])));
         check(rc, "dart_group_split");
         return res;
       }, py::arg("n"))

@@ -360,15 +360,17 @@ void exit_impl(bool check_views) {
           "; delete them (del view) before dart.exit(), which frees all global memory");
     }
   }
-  pending_clear_all();
   type_cache_clear();
   direct_cache_invalidate();
-  drop_all_records();
   dart_ret_t rc;
   {
     Nogil ng;
     rc = dart_exit();
   }
+  // Only now: non-blocking put/get to other nodes complete in dart_exit (its windows are
+  // unlocked there), so their NumPy buffers must live until it returns.
+  pending_clear_all();
+  drop_all_records();
   check(rc, "dart_exit");
 }
 
@@ -468,6 +470,13 @@ void memfree(const Gptr &gp) {
   }
 }
 
+namespace {
+bool team_is_live(dart_team_t team) {
+  dart_team_unit_t me;
+  return dart_team_myid(team, &me) == DART_OK;
+}
+}  // namespace
+
 // Collective frees: team_memfree / team_memderegister.
 void team_free(const Gptr &gp, bool registered) {
   const char *fn = registered ? "dart_team_memderegister" : "dart_team_memfree";
@@ -477,10 +486,11 @@ void team_free(const Gptr &gp, bool registered) {
     auto it = g_segs.find(seg_key(f.teamid, f.segid));
     if (it != g_segs.end()) rec = it->second;
   }
-  if (rec) {
-    // Only a known live segment reaches the collective check; errors for anything else
-    // come from the core (the same on every unit, so nobody hangs).
-    long mine = rec->views;
+  if (f.segid != DART_SEGMENT_LOCAL && team_is_live(f.teamid)) {
+    // Every unit of a live team takes part in the check, with or without a record here
+    // (a unit may have viewed memory that another unit's binding allocated); errors for
+    // anything else come from the core (the same on every unit, so nobody hangs).
+    long mine = rec ? rec->views : 0;
     if (mine > 0) {
       collect_garbage();
       mine = rec->views;

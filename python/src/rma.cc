@@ -332,7 +332,8 @@ void complete_all(py::iterable handles, bool local, const char *fn) {
   std::vector<dart_handle_t> raw;
   std::vector<Handle *> owners;
   for (Handle *h : hs) {
-    if (h->live()) {
+    // A handle listed twice is waited for once (the core releases each handle it gets).
+    if (h->live() && std::find(owners.begin(), owners.end(), h) == owners.end()) {
       raw.push_back(h->h);
       owners.push_back(h);
     }

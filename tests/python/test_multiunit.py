@@ -94,10 +94,12 @@ def _pids_gone(pids):
     return not alive, alive
 
 
+@pytest.mark.parametrize("case", ["abort", "abort_in_with"])
 @pytest.mark.parametrize("n", [2, 4])
-def test_uncaught_exception_aborts_all_units(n):
-    """Unit n-1 raises while the others sit in a barrier: all units are gone within 10 s."""
-    job = scenario("errors.py", "abort", n, timeout=60)
+def test_uncaught_exception_aborts_all_units(n, case):
+    """Unit n-1 raises while the others sit in a barrier (in abort_in_with: inside `with`
+    blocks of a team and an allocation): all units are gone within 10 s."""
+    job = scenario("errors.py", case, n, timeout=60)
     assert job.returncode not in (0, None), job.describe()
     raised = [float(x) for x in re.findall(r"RAISING ([0-9.]+\.[0-9]{3})", job.stdout)]
     assert len(raised) == 1, job.describe()

@@ -97,6 +97,25 @@ def abort():
     say("UNREACHABLE")
 
 
+def abort_in_with():
+    """The last unit raises inside `with` blocks of a sub-team and of an allocation while
+    the others wait in a barrier inside them: leaving the blocks must not run their
+    collective destroy/free on the failing unit alone (that would hang), so the
+    excepthook still aborts the job."""
+    say(f"PID {os.getpid()}")
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    with dart.team_create(dart.TEAM_ALL, dart.TEAM_ALL.group) as team:
+        with dart.zeros(team, (4,)) as a:
+            dart.barrier()
+            if me == n - 1:
+                time.sleep(0.5)
+                say(f"RAISING {time.time():.3f}")
+                raise RuntimeError(f"deliberate failure on unit {me}")
+            dart.barrier()  # never completes: unit n-1 is gone
+            say(f"UNREACHABLE {a.gptr}")
+
+
 def abort_thread():
     """An uncaught exception in a thread of unit 0 aborts the job, too."""
     import threading
@@ -131,5 +150,6 @@ def no_abort():
 
 
 if __name__ == "__main__":
-    main({"errors": errors, "abort": abort, "abort_thread": abort_thread,
+    main({"errors": errors, "abort": abort, "abort_in_with": abort_in_with,
+          "abort_thread": abort_thread,
           "no_abort": no_abort})
