@@ -261,24 +261,32 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem, dart_datatype_
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));
-  const Datatype *ty;
-  DART_TRY(coll_type(dtype, fn, &ty));
-  if (nrecvelem == nullptr || recvdispls == nullptr)
-    return fail(DART_ERR_INVAL, fn, "nrecvelem and recvdispls must not be NULL");
-  DART_TRY(need_buf(sendbuf, nsendelem, fn, "sendbuf"));
-  size_t total = 0;
+  // Local checks; their result takes part in the reduction below, so that bad arguments
+  // on one unit fail on every unit instead of leaving the others in the collective.
+  const Datatype *ty = nullptr;
+  dart_ret_t local = coll_type(dtype, fn, &ty);
   bool small = true;
-  for (int u = 0; u < t->size; ++u) {
-    total += nrecvelem[u];
-    if (nrecvelem[u] > g->cfg.transfer_chunk || recvdispls[u] > INT_MAX) small = false;
+  if (local == DART_OK && (nrecvelem == nullptr || recvdispls == nullptr))
+    local = fail(DART_ERR_INVAL, fn, "nrecvelem and recvdispls must not be NULL");
+  if (local == DART_OK) local = need_buf(sendbuf, nsendelem, fn, "sendbuf");
+  if (local == DART_OK) {
+    size_t total = 0;
+    for (int u = 0; u < t->size; ++u) {
+      total += nrecvelem[u];
+      if (nrecvelem[u] > g->cfg.transfer_chunk || recvdispls[u] > INT_MAX) small = false;
+    }
+    local = need_buf(recvbuf, total, fn, "recvbuf");
   }
-  DART_TRY(need_buf(recvbuf, total, fn, "recvbuf"));
-  if (nrecvelem[t->myid] != nsendelem)
-    return fail(DART_ERR_INVAL, fn, "nrecvelem[%d] = %zu differs from nsendelem = %zu", t->myid,
-                nrecvelem[t->myid], nsendelem);
-  // Every member must take the same path: agree on it.
-  int mine = small ? 1 : 0, all = 0;
+  if (local == DART_OK && nrecvelem[t->myid] != nsendelem)
+    local = fail(DART_ERR_INVAL, fn, "nrecvelem[%d] = %zu differs from nsendelem = %zu",
+                 t->myid, nrecvelem[t->myid], nsendelem);
+  // Every member must take the same path (and fail together): agree on it.
+  int mine = local != DART_OK ? -1 : small ? 1 : 0, all = 0;
   DART_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, t->comm), fn);
+  if (local != DART_OK) return local;
+  if (all < 0)
+    return fail(DART_ERR_INVAL, fn, "another unit of team %d passed invalid arguments",
+                (int)teamid);
   if (all) {
     std::vector<int> counts(t->size), displs(t->size);
     for (int u = 0; u < t->size; ++u) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 
 namespace dart {
@@ -44,7 +45,11 @@ void user_op_trampoline(void *in, void *inout, int *len, MPI_Datatype *dt) {
   void *attr = nullptr;
   int flag = 0;
   MPI_Type_get_attr(*dt, g_op_keyval, &attr, &flag);
-  if (!flag) return;
+  if (!flag) {  // MPI applied the operation to another type: results would be wrong
+    std::fprintf(stderr, "DART: a user reduction operation was applied to a datatype other "
+                         "than the one of its dart_op_create; aborting\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
   const OpInfo *op = static_cast<const OpInfo *>(attr);
   op->fn(in, inout, (size_t)*len, op->userdata);
 }
@@ -457,9 +462,12 @@ dart_ret_t dart_op_create(dart_operator_t op, void *userdata, bool commute, dart
   o->dtype = dtype;
   o->dtype_is_tmp = dtype_is_tmp;
   DART_MPI(MPI_Type_dup(t->mpi_elem, &o->mpi_type), fn);
-  MPI_Type_set_attr(o->mpi_type, g_op_keyval, o.get());
-  dart_ret_t rc = mpi_check(MPI_Op_create(&user_op_trampoline, commute ? 1 : 0, &o->mpi_op), fn,
-                            "MPI_Op_create");
+  // The trampoline finds the user function through this attribute of the operand type.
+  dart_ret_t rc = mpi_check(MPI_Type_set_attr(o->mpi_type, g_op_keyval, o.get()), fn,
+                            "MPI_Type_set_attr");
+  if (rc == DART_OK)
+    rc = mpi_check(MPI_Op_create(&user_op_trampoline, commute ? 1 : 0, &o->mpi_op), fn,
+                   "MPI_Op_create");
   if (rc != DART_OK) {
     MPI_Type_free(&o->mpi_type);
     return rc;

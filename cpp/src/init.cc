@@ -92,17 +92,23 @@ void build_config_string(State *s) {
   s->config_string = buf;
 }
 
-void teardown(State *s) {
+// Frees everything; every step runs, the first failure is returned.
+dart_ret_t teardown(State *s, const char *fn) {
+  dart_ret_t rc = DART_OK;
+  auto keep_first = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
   locks_finalize();
   // Teams in descending id order: a global order, so collective frees cannot deadlock.
   for (size_t i = s->teams.size(); i-- > 0;) {
-    if (s->teams[i] != nullptr) destroy_team(s->teams[i], "dart_exit");
+    if (s->teams[i] != nullptr) keep_first(destroy_team(s->teams[i], fn));
   }
-  if (s->p2p != MPI_COMM_NULL) MPI_Comm_free(&s->p2p);
-  if (s->world != MPI_COMM_NULL) MPI_Comm_free(&s->world);
-  if (s->world_group != MPI_GROUP_NULL) MPI_Group_free(&s->world_group);
+  if (s->p2p != MPI_COMM_NULL) keep_first(mpi_check(MPI_Comm_free(&s->p2p), fn, "MPI_Comm_free"));
+  if (s->world != MPI_COMM_NULL)
+    keep_first(mpi_check(MPI_Comm_free(&s->world), fn, "MPI_Comm_free"));
+  if (s->world_group != MPI_GROUP_NULL)
+    keep_first(mpi_check(MPI_Group_free(&s->world_group), fn, "MPI_Group_free"));
   types_finalize();
   handles_finalize();
+  return rc;
 }
 
 dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
@@ -158,7 +164,7 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   if (rc == DART_OK) step(mpi_check(MPI_Barrier(s->world), fn, "MPI_Barrier"));
   if (rc != DART_OK) {
     g = s.get();
-    teardown(s.get());
+    teardown(s.get(), fn);  // the init failure is what is reported
     g = nullptr;
     if (s->mpi_started_by_dart) MPI_Finalize();
     return rc;
@@ -194,11 +200,16 @@ dart_ret_t dart_exit(void) {
   DART_TRY(check_init(fn));
   dart_ret_t rc = mpi_check(MPI_Barrier(g->world), fn, "MPI_Barrier");
   State *s = g;
-  teardown(s);
+  dart_ret_t trc = teardown(s, fn);
+  if (rc == DART_OK) rc = trc;
   g = nullptr;
   bool finalize = s->mpi_started_by_dart;
   delete s;
-  if (finalize) MPI_Finalize();
+  if (finalize) {
+    int frc = MPI_Finalize();
+    if (rc == DART_OK && frc != MPI_SUCCESS)
+      rc = fail(DART_ERR_OTHER, fn, "MPI_Finalize failed (MPI error code %d)", frc);
+  }
   return rc;
 }
 

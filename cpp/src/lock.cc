@@ -9,6 +9,7 @@
 #include "internal.h"
 
 #include <algorithm>
+#include <cstdio>
 
 struct dart_lock_struct {
   int index = 0;  // creation order on its team
@@ -229,14 +230,24 @@ dart_ret_t dart_lock_acquire(dart_lock_t lock) {
   int pred = -1;
   DART_TRY(word_op(lock, &me, &pred, lock->tail_unit, kTail, MPI_REPLACE, fn));
   if (pred != -1) {
+    // This unit is in the queue now: returning an error would leave its predecessor
+    // waiting for a link and the lock stuck on every unit, so a failure from here on
+    // ends the job with its message.
+    auto queued = [&](dart_ret_t rc) {
+      if (rc == DART_OK) return;
+      std::fprintf(stderr, "DART unit %d: dart_lock_acquire failed while queued: %s\n",
+                   g->myid, dart_error_detail());
+      dart_abort(rc);
+    };
     // Link behind the predecessor, then block until it hands the lock over. Blocking in
     // MPI_Recv keeps MPI progressing (MPICH completes our peers' atomics meanwhile).
     int old_link = 0;
-    DART_TRY(word_op(lock, &me, &old_link, pred, kNext, MPI_REPLACE, fn));
+    queued(word_op(lock, &me, &old_link, pred, kNext, MPI_REPLACE, fn));
     int token = 0;
     MPI_Request req;
-    DART_MPI(MPI_Irecv(&token, 1, MPI_INT, pred, kHandoverTag, lock->comm, &req), fn);
-    DART_TRY(wait_backoff(&req, fn));
+    queued(mpi_check(MPI_Irecv(&token, 1, MPI_INT, pred, kHandoverTag, lock->comm, &req), fn,
+                     "MPI_Irecv"));
+    queued(wait_backoff(&req, fn));
   }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   lock->held = true;

@@ -52,9 +52,12 @@ dart_ret_t destroy_team(Team *t, const char *fn) {
     if (t->reg_segs[i]) { dart_ret_t r = segment_free(t->reg_segs[i], fn); if (rc == DART_OK) rc = r; }
   for (size_t i = t->alloc_segs.size(); i-- > 0;)
     if (t->alloc_segs[i]) { dart_ret_t r = segment_free(t->alloc_segs[i], fn); if (rc == DART_OK) rc = r; }
-  if (t->node_comm != MPI_COMM_NULL) MPI_Comm_free(&t->node_comm);
-  if (t->group != MPI_GROUP_NULL) MPI_Group_free(&t->group);
-  if (t->comm != MPI_COMM_NULL) MPI_Comm_free(&t->comm);
+  auto keep_first = [&](int mrc, const char *what) {  // every step runs; first error wins
+    if (mrc != MPI_SUCCESS && rc == DART_OK) rc = mpi_fail(mrc, fn, what);
+  };
+  if (t->node_comm != MPI_COMM_NULL) keep_first(MPI_Comm_free(&t->node_comm), "MPI_Comm_free");
+  if (t->group != MPI_GROUP_NULL) keep_first(MPI_Group_free(&t->group), "MPI_Group_free");
+  if (t->comm != MPI_COMM_NULL) keep_first(MPI_Comm_free(&t->comm), "MPI_Comm_free");
   g->teams[t->id] = nullptr;
   delete t;
   return rc;
@@ -67,15 +70,19 @@ using namespace dart::detail;
 
 namespace {
 
+// local_rc: the result of the caller's own argument checks (their message already set).
 dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_t *newteam,
-                       const char *fn) {
+                       dart_ret_t local_rc, const char *fn) {
   // Validate locally, then agree on the new id AND on success over the whole parent team
-  // (members or not) in one reduction, so a bad group fails everywhere instead of hanging.
+  // (members or not) in one reduction, so a bad argument on one unit fails everywhere
+  // instead of hanging the others.
   int bad_unit = -1;
   for (int gid : members)
     if (parent->g2l.find(gid) == parent->g2l.end()) { bad_unit = gid; break; }
-  int in[2] = {g->next_team_id, bad_unit >= 0 ? 1 : 0}, out[2] = {0, 0};
+  const bool bad = local_rc != DART_OK || bad_unit >= 0;
+  int in[2] = {g->next_team_id, bad ? 1 : 0}, out[2] = {0, 0};
   DART_MPI(MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, parent->comm), fn);
+  if (local_rc != DART_OK) return local_rc;
   if (bad_unit >= 0)
     return fail(DART_ERR_INVAL, fn, "unit %d of the group is not a member of team %d", bad_unit,
                 (int)parent->id);
@@ -113,12 +120,16 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_t
   DART_TRY(check_init(fn));
   Team *parent = nullptr;
   DART_TRY(get_team(teamid, fn, &parent));
-  if (newteam == nullptr) return fail(DART_ERR_INVAL, fn, "newteam is NULL");
   // DART 3.2: units outside the new team may pass DART_GROUP_NULL.
   static const std::vector<int> no_members;
-  if (group != DART_GROUP_NULL) DART_TRY(group_check(group, fn, "group"));
-  const std::vector<int> &members = group ? group_members(group) : no_members;
-  return create_from(parent, members, newteam, fn);
+  dart_ret_t local = DART_OK;
+  if (newteam == nullptr)
+    local = fail(DART_ERR_INVAL, fn, "newteam is NULL");
+  else if (group != DART_GROUP_NULL)
+    local = group_check(group, fn, "group");
+  const std::vector<int> &members =
+      (local == DART_OK && group != DART_GROUP_NULL) ? group_members(group) : no_members;
+  return create_from(parent, members, newteam, local, fn);
 }
 
 dart_ret_t dart_team_clone(dart_team_t teamid, dart_team_t *newteam) {
@@ -126,10 +137,10 @@ dart_ret_t dart_team_clone(dart_team_t teamid, dart_team_t *newteam) {
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));
-  if (newteam == nullptr) return fail(DART_ERR_INVAL, fn, "newteam is NULL");
+  dart_ret_t local = newteam == nullptr ? fail(DART_ERR_INVAL, fn, "newteam is NULL") : DART_OK;
   std::vector<int> members(t->global);
   std::sort(members.begin(), members.end());
-  return create_from(t, members, newteam, fn);
+  return create_from(t, members, newteam, local, fn);
 }
 
 dart_ret_t dart_team_destroy(dart_team_t *teamid) {

@@ -461,6 +461,11 @@ TEST(Collectives, BadInputs) {
                    dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(), nullptr, dsp.data(), DART_TEAM_ALL));
   DART_EXPECT_FAIL(DART_ERR_INVAL,
                    dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(), cnt.data(), nullptr, DART_TEAM_ALL));
+  // NULL counts on one unit only: every unit fails, none waits in the collective.
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(),
+                                   myid() == n - 1 ? nullptr : cnt.data(), dsp.data(),
+                                   DART_TEAM_ALL));
   // Undefined types and operations.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_bcast(a.data(), 1, DART_TYPE_UNDEFINED, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_UNDEFINED, DART_OP_SUM, DART_TEAM_ALL));

@@ -320,12 +320,23 @@ TEST(Team, BadInputs) {
                    dart_team_unit_g2l(DART_TEAM_ALL, DART_GLOBAL_UNIT_ID(0), nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_comm(DART_TEAM_ALL, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_destroy(nullptr));
-  // Both of these are checked before any communication (same on every unit).
+  // NULL newteam on every unit.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_clone(DART_TEAM_ALL, nullptr));
   dart_group_t g0 = DART_GROUP_NULL;
   dart_group_create(&g0);
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_create(DART_TEAM_ALL, g0, nullptr));
   dart_group_destroy(&g0);
+  // A bad argument on one unit only: every unit fails, none waits for it.
+  {
+    dart_group_t all = DART_GROUP_NULL;
+    DART_EXPECT_OK(dart_team_get_group(DART_TEAM_ALL, &all));
+    dart_team_t t1 = DART_TEAM_NULL;
+    dart_team_t *out = myid() == 0 ? nullptr : &t1;
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_create(DART_TEAM_ALL, all, out));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_clone(DART_TEAM_ALL, out));
+    EXPECT_EQ(t1, DART_TEAM_NULL);
+    dart_group_destroy(&all);
+  }
 
   EXPECT_EQ(sz, 4242u);
   EXPECT_EQ(tu.id, -42);
