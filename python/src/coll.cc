@@ -502,6 +502,8 @@ Team team_create(py::handle parent_h, py::handle group) {
 
 void team_destroy(py::handle t) {
   dart_team_t id = team_arg(t);
+  const dart_team_t destroyed = id;
+  team_segments_check_views(id, "dart_team_destroy");
   dart_ret_t rc;
   {
     Nogil ng;
@@ -509,6 +511,7 @@ void team_destroy(py::handle t) {
   }
   direct_cache_invalidate();
   check(rc, "dart_team_destroy");
+  team_segments_forget(destroyed);
 }
 
 Team team_clone(py::handle t) {

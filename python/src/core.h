@@ -154,6 +154,10 @@ bool is_initialized();
 void pending_add(const dart_gptr_t &g, py::handle buf);
 void pending_flush(const dart_gptr_t &g, bool all_units);
 void pending_clear_segment(int16_t team, int16_t seg);
+// dart_team_destroy frees every segment of the team: raise on every unit of the team
+// while views of any of them live anywhere (before), forget their records (after).
+void team_segments_check_views(dart_team_t team, const char *fn);
+void team_segments_forget(dart_team_t team);
 void pending_clear_all();
 // Forgets the derived datatypes cached for NumPy layouts (at dart.exit).
 void type_cache_clear();

@@ -470,12 +470,10 @@ void memfree(const Gptr &gp) {
   }
 }
 
-namespace {
 bool team_is_live(dart_team_t team) {
   dart_team_unit_t me;
   return dart_team_myid(team, &me) == DART_OK;
 }
-}  // namespace
 
 // Collective frees: team_memfree / team_memderegister.
 void team_free(const Gptr &gp, bool registered) {
@@ -577,14 +575,21 @@ py::array view(const Gptr &gp, py::handle shape_h, py::handle dtype_h) {
   }
   size_t isz = g_slots[slot].itemsize;
   size_t avail = f.offset <= segbytes ? segbytes - f.offset : 0;
+  auto rec = find_record(f.teamid, f.segid, f.unit, f.offset);
+  const bool own_block = rec && rec->pool && rec != g_pool_other;
+  if (own_block) {  // a dart_memalloc block: the view ends where the block ends
+    size_t end = rec->pool_offset + rec->nelem * (rec->slot >= 0 ? g_slots[rec->slot].itemsize : 1);
+    avail = std::min(avail, end > f.offset ? end - f.offset : 0);
+  }
   if (shape_h.is_none()) shape.push_back((py::ssize_t)(avail / isz));
   size_t need = (size_t)shape_size(shape) * isz;
   if (need > avail)
     throw py::value_error(std::string(fn) + ": argument 'shape' needs " + std::to_string(need) +
-                          " bytes but only " + std::to_string(avail) + " remain in unit " +
-                          std::to_string(f.unit) + "'s part of the segment after offset " +
-                          std::to_string(f.offset));
-  auto rec = find_record(f.teamid, f.segid, f.unit, f.offset);
+                          " bytes but only " + std::to_string(avail) + " remain in " +
+                          (own_block ? std::string("this dart_memalloc block")
+                                     : "unit " + std::to_string(f.unit) +
+                                           "'s part of the segment") +
+                          " after offset " + std::to_string(f.offset));
   if (!rec) {
     // A live segment the binding did not allocate (e.g. from another init cycle's
     // gptr after a re-allocation): track it under a fresh record.
@@ -644,6 +649,38 @@ std::string gptr_repr(const Gptr &gp) {
 
 
 }  // namespace
+
+void team_segments_check_views(dart_team_t team, const char *fn) {
+  if (team == DART_TEAM_ALL || !team_is_live(team)) return;  // the core reports those
+  auto count = [team] {
+    long n = 0;
+    for (auto &kv : g_segs)
+      if (kv.second->team == team) n += kv.second->views;
+    return n;
+  };
+  long mine = count();
+  if (mine > 0) {
+    collect_garbage();
+    mine = count();
+  }
+  if (views_anywhere(team, mine, fn) > 0)
+    throw py::buffer_error(mine > 0 ? views_alive_msg(fn, mine) + " (of the team's memory)"
+                                    : std::string(fn) + ": NumPy views of this team's memory "
+                                      "are still alive on another unit; nothing was freed");
+}
+
+void team_segments_forget(dart_team_t team) {
+  for (auto it = g_segs.begin(); it != g_segs.end();) {
+    if (it->second->team == team) {
+      it->second->freed = true;
+      it->second->keep = py::object();
+      pending_clear_segment(team, it->second->seg);
+      it = g_segs.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
 
 // ---------------------------------------------------------------------------------------
 // module registration: errors, init, gptr, memory

@@ -248,6 +248,33 @@ def test_views_are_zero_copy_and_guard_free(d):
     assert e.value.code == d.ERR_NOTFOUND
 
 
+def test_memalloc_views_end_with_their_block(d):
+    a = d.memalloc(4, np.float64)
+    b = d.memalloc(4, np.float64)
+    va = d.view(a)
+    assert va.shape == (4,)  # the block, not the whole dart_memalloc pool
+    with pytest.raises(ValueError, match="dart_memalloc block"):
+        d.view(a, 5)
+    d.memfree(b)  # a view of the neighbouring block does not hold b
+    with pytest.raises(BufferError, match="still alive"):
+        d.memfree(a)
+    del va
+    gc.collect()
+    d.memfree(a)
+
+
+def test_team_destroy_with_live_views_raises(d):
+    team = d.team_create(d.TEAM_ALL, d.TEAM_ALL.group)
+    g = d.team_memalloc_aligned(team, 4, np.int32)
+    v = d.view(g)
+    with pytest.raises(BufferError, match="still alive"):
+        d.team_destroy(team)  # it would free the memory under v
+    del v
+    gc.collect()
+    d.team_destroy(team)
+    assert d._core._views_of(g) == 0
+
+
 def test_exit_with_live_views_raises(d):
     a = d.zeros(d.TEAM_ALL, 3)
     keep = a.local
