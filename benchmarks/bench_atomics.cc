@@ -15,24 +15,12 @@
 // gives `remote`); the raw MPI rows are printed with the placement whose DART path uses
 // that window kind, so a row pairs with its baseline in one table. `bytes` is 8 for
 // the atomics and 4 (one lock word) for the locks.
-#include <dash/dart/if/dart.h>
 
 #include <cstdint>
 
-#include "bench_common.h"
+#include "bench_dart.h"
 
 namespace {
-
-#define BENCH_DART_CHECK(call)                                                         \
-  do {                                                                                 \
-    dart_ret_t bench_ret_ = (call);                                                    \
-    if (bench_ret_ != DART_OK) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s failed: %d (%s: %s)\n", __FILE__, __LINE__,     \
-                   #call, static_cast<int>(bench_ret_), dart_strerror(bench_ret_),     \
-                   dart_error_detail());                                               \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-    }                                                                                  \
-  } while (0)
 
 // Raw MPI atomics on one window: fetch_and_op and compare_and_swap rows.
 void mpi_atomic_cases(bench::Runner& runner, const std::string& impl,

@@ -23,46 +23,11 @@
 //
 // Options: --log2-table N (default 16), --reps R (default 5), --placement node|remote,
 //          --out FILE, --header.
-#include <dash/dart/if/dart.h>
-
-#ifndef OMPI_SKIP_MPICXX
-#define OMPI_SKIP_MPICXX 1
-#endif
-#ifndef MPICH_SKIP_MPICXX
-#define MPICH_SKIP_MPICXX 1
-#endif
-#include <mpi.h>
-
-#include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <functional>
-#include <string>
-#include <vector>
+
+#include "bench_dart.h"
 
 namespace {
-
-#define GUPS_MPI(call)                                                                 \
-  do {                                                                                 \
-    int gups_rc_ = (call);                                                             \
-    if (gups_rc_ != MPI_SUCCESS) {                                                     \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call,        \
-                   gups_rc_);                                                          \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-    }                                                                                  \
-  } while (0)
-
-#define GUPS_DART(call)                                                                \
-  do {                                                                                 \
-    dart_ret_t gups_ret_ = (call);                                                     \
-    if (gups_ret_ != DART_OK) {                                                        \
-      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,  \
-                   dart_strerror(gups_ret_), dart_error_detail());                     \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-    }                                                                                  \
-  } while (0)
 
 constexpr uint64_t kPoly = 0x7;
 constexpr uint64_t kPeriod = 1317624576693539401ULL;  // period of the HPCC stream
@@ -201,13 +166,13 @@ Result run_version(const Version& v, int me, int n, int log2_local, int reps) {
 
   std::vector<double> us;
   for (int r = 0; r < reps; ++r) {
-    GUPS_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    BENCH_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     double t0 = MPI_Wtime();
     pass();
     double t = MPI_Wtime() - t0;
     // Per update per unit, from the slowest unit of the pass.
     double tmax = 0;
-    GUPS_MPI(MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    BENCH_MPI_CHECK(MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     us.push_back(tmax * 1e6 / (double)mine);
   }
   pass();  // reps is odd: an even number of passes restores the table
@@ -216,7 +181,7 @@ Result run_version(const Version& v, int me, int n, int log2_local, int reps) {
   for (uint64_t i = 0; i < local_words; ++i)
     if (v.local[i] != (uint64_t)me * local_words + i) ++err;
   uint64_t errors = 0;
-  GUPS_MPI(MPI_Allreduce(&err, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
+  BENCH_MPI_CHECK(MPI_Allreduce(&err, &errors, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
   std::sort(us.begin(), us.end());
   return {us[us.size() / 2], us.front(), (long)(mine * reps), errors, us};
 }
@@ -246,11 +211,11 @@ int main(int argc, char** argv) {
   }
   dart_global_unit_t myid;
   size_t nunits = 0;
-  GUPS_DART(dart_myid(&myid));
-  GUPS_DART(dart_size(&nunits));
+  BENCH_DART_CHECK(dart_myid(&myid));
+  BENCH_DART_CHECK(dart_size(&nunits));
   const int me = myid.id, n = (int)nunits;
   size_t nnodes = 0;
-  GUPS_DART(dart_node_count(&nnodes));
+  BENCH_DART_CHECK(dart_node_count(&nnodes));
   const std::string placement = nnodes == 1 ? "node" : "remote";
   if (!o.placement.empty() && o.placement != placement) {
     std::fprintf(stderr, "bench_gups: --placement %s but the runtime sees %zu node(s)\n",
@@ -266,7 +231,7 @@ int main(int argc, char** argv) {
     }
   }
   if (me == 0 && o.header)
-    std::fprintf(out, "bench,impl,op,bytes,units,placement,median_us,min_us,iters\n");
+    std::fprintf(out, "%s\n", bench::kCsvHeader);
   const uint64_t local_words = 1ULL << o.log2_table;
   int failures = 0;
   auto report = [&](const std::string& impl, const std::string& pl, const Result& r) {
@@ -284,22 +249,22 @@ int main(int argc, char** argv) {
 
   // ---- DART -------------------------------------------------------------------------
   dart_gptr_t g = DART_GPTR_NULL;
-  GUPS_DART(dart_team_memalloc_aligned(DART_TEAM_ALL, local_words, DART_TYPE_ULONGLONG, &g));
+  BENCH_DART_CHECK(dart_team_memalloc_aligned(DART_TEAM_ALL, local_words, DART_TYPE_ULONGLONG, &g));
   std::vector<dart_gptr_t> base(n, g);
   void* addr = nullptr;  // this unit's part (the returned gptr names unit 0's)
-  GUPS_DART(dart_gptr_setunit(&base[me], DART_TEAM_UNIT_ID(me)));
-  GUPS_DART(dart_gptr_getaddr(base[me], &addr));
-  for (int u = 0; u < n; ++u) GUPS_DART(dart_gptr_setunit(&base[u], DART_TEAM_UNIT_ID(u)));
+  BENCH_DART_CHECK(dart_gptr_setunit(&base[me], DART_TEAM_UNIT_ID(me)));
+  BENCH_DART_CHECK(dart_gptr_getaddr(base[me], &addr));
+  for (int u = 0; u < n; ++u) BENCH_DART_CHECK(dart_gptr_setunit(&base[u], DART_TEAM_UNIT_ID(u)));
   Version dart_v{"dart",
                  [&](int unit, uint64_t word, const uint64_t* val) {
                    dart_gptr_t t = base[unit];
                    t.addr_or_offs.offset += word * sizeof(uint64_t);
-                   GUPS_DART(dart_accumulate(t, val, 1, DART_TYPE_ULONGLONG, DART_OP_BXOR));
+                   BENCH_DART_CHECK(dart_accumulate(t, val, 1, DART_TYPE_ULONGLONG, DART_OP_BXOR));
                  },
-                 [&]() { GUPS_DART(dart_flush_all(g)); },
+                 [&]() { BENCH_DART_CHECK(dart_flush_all(g)); },
                  // The table is initialised and verified by load/store, separated from
                  // the atomics by flushes and a barrier (docs/design.md, "Atomics").
-                 [&]() { GUPS_DART(dart_barrier(DART_TEAM_ALL)); },
+                 [&]() { BENCH_DART_CHECK(dart_barrier(DART_TEAM_ALL)); },
                  static_cast<uint64_t*>(addr)};
 
   // ---- plain MPI RMA (once per run: in the job whose runtime sees one node) ----------
@@ -307,21 +272,21 @@ int main(int argc, char** argv) {
   uint64_t* local = nullptr;
   MPI_Win win = MPI_WIN_NULL;
   if (with_mpi) {
-    GUPS_MPI(MPI_Win_allocate((MPI_Aint)(local_words * sizeof(uint64_t)), sizeof(uint64_t),
+    BENCH_MPI_CHECK(MPI_Win_allocate((MPI_Aint)(local_words * sizeof(uint64_t)), sizeof(uint64_t),
                               MPI_INFO_NULL, MPI_COMM_WORLD, &local, &win));
-    GUPS_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
-    GUPS_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    BENCH_MPI_CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    BENCH_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
   }
   Version mpi_v{"mpi",
                 [&](int unit, uint64_t word, const uint64_t* val) {
-                  GUPS_MPI(MPI_Accumulate(val, 1, MPI_UINT64_T, unit, (MPI_Aint)word, 1,
+                  BENCH_MPI_CHECK(MPI_Accumulate(val, 1, MPI_UINT64_T, unit, (MPI_Aint)word, 1,
                                           MPI_UINT64_T, MPI_BXOR, win));
                 },
-                [&]() { GUPS_MPI(MPI_Win_flush_all(win)); },
+                [&]() { BENCH_MPI_CHECK(MPI_Win_flush_all(win)); },
                 [&]() {  // unified model: MPI_Win_sync orders local stores with RMA
-                  GUPS_MPI(MPI_Win_sync(win));
-                  GUPS_MPI(MPI_Barrier(MPI_COMM_WORLD));
-                  GUPS_MPI(MPI_Win_sync(win));
+                  BENCH_MPI_CHECK(MPI_Win_sync(win));
+                  BENCH_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+                  BENCH_MPI_CHECK(MPI_Win_sync(win));
                 },
                 local};
 
@@ -336,15 +301,15 @@ int main(int argc, char** argv) {
   } else {
     report("dart", placement, run_version(dart_v, me, n, o.log2_table, o.reps));
   }
-  GUPS_DART(dart_barrier(DART_TEAM_ALL));
-  GUPS_DART(dart_team_memfree(g));
+  BENCH_DART_CHECK(dart_barrier(DART_TEAM_ALL));
+  BENCH_DART_CHECK(dart_team_memfree(g));
   if (with_mpi) {
-    GUPS_MPI(MPI_Win_unlock_all(win));
-    GUPS_MPI(MPI_Win_free(&win));
+    BENCH_MPI_CHECK(MPI_Win_unlock_all(win));
+    BENCH_MPI_CHECK(MPI_Win_free(&win));
   }
   if (me == 0 && out != stdout) std::fclose(out);
   int any = 0;
-  GUPS_MPI(MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-  GUPS_DART(dart_exit());
+  BENCH_MPI_CHECK(MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  BENCH_DART_CHECK(dart_exit());
   return any ? 3 : 0;
 }

@@ -7,23 +7,10 @@
 //
 // The harness (bench_common.h) drives the target with MPI_Bcast on MPI_COMM_WORLD,
 // whose ranks are the DART global unit ids.
-#include <dash/dart/if/dart.h>
 
-#include "bench_common.h"
+#include "bench_dart.h"
 
 namespace {
-
-// Abort the whole job (never hang the peer) when a DART call fails.
-#define BENCH_DART_CHECK(call)                                                         \
-  do {                                                                                 \
-    dart_ret_t bench_ret_ = (call);                                                    \
-    if (bench_ret_ != DART_OK) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s failed: %d (%s: %s)\n", __FILE__, __LINE__,     \
-                   #call, static_cast<int>(bench_ret_), dart_strerror(bench_ret_),     \
-                   dart_error_detail());                                               \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-    }                                                                                  \
-  } while (0)
 
 constexpr long kHandleChunk = 1024;  // outstanding handles per dart_waitall
 

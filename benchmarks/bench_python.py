@@ -141,23 +141,26 @@ def bench_mpi4py(opts, sizes, out):
     src = np.full(maxb, 2, np.uint8)
     dst = np.full(maxb, 3, np.uint8)
     # RMA path: Win.Allocate, one lock_all epoch, Put/Get + Flush
+    def rma_rows(impl, w):  # Put/Get + Flush to rank 1 on window w, every size
+        for n in sizes:
+            s, d = src[:n], dst[:n]
+
+            def put_body(k, s=s):
+                for _ in range(k):
+                    w.Put(s, 1)
+                    w.Flush(1)
+
+            def get_body(k, d=d):
+                for _ in range(k):
+                    w.Get(d, 1)
+                    w.Flush(1)
+
+            h.run(impl, "put", n, "remote", put_body)
+            h.run(impl, "get", n, "remote", get_body)
+
     win = MPI.Win.Allocate(maxb, 1, comm=comm)
     win.Lock_all(MPI.MODE_NOCHECK)
-    for n in sizes:
-        s, d = src[:n], dst[:n]
-
-        def put_body(k, s=s):
-            for _ in range(k):
-                win.Put(s, 1)
-                win.Flush(1)
-
-        def get_body(k, d=d):
-            for _ in range(k):
-                win.Get(d, 1)
-                win.Flush(1)
-
-        h.run("mpi4py", "put", n, "remote", put_body)
-        h.run("mpi4py", "get", n, "remote", get_body)
+    rma_rows("mpi4py", win)
     win.Unlock_all()
     win.Free()
     # load/store path: NumPy copies through the peer's part of a shared window
@@ -169,21 +172,7 @@ def bench_mpi4py(opts, sizes, out):
     mine, _ = swin.Shared_query(me)
     cwin = MPI.Win.Create(mine, 1, comm=comm)
     cwin.Lock_all(MPI.MODE_NOCHECK)
-    for n in sizes:
-        s, d = src[:n], dst[:n]
-
-        def put_body(k, s=s):
-            for _ in range(k):
-                cwin.Put(s, 1)
-                cwin.Flush(1)
-
-        def get_body(k, d=d):
-            for _ in range(k):
-                cwin.Get(d, 1)
-                cwin.Flush(1)
-
-        h.run("mpi4py-create-shm", "put", n, "remote", put_body)
-        h.run("mpi4py-create-shm", "get", n, "remote", get_body)
+    rma_rows("mpi4py-create-shm", cwin)
     cwin.Unlock_all()
     comm.Barrier()
     cwin.Free()
