@@ -189,18 +189,9 @@ int main(int argc, char **argv) {
     }
     heat::write_field(args.out, global);
   }
-  const double halo = heat::max_over_units(t_halo), compute = heat::max_over_units(t_compute);
-  if (me == 0) {
-    size_t nnodes = 0;
-    HEAT_CHECK(dart_node_count(&nnodes));
-    const double per = args.iters > 0 ? 1e6 / (double)args.iters : 0.0;
-    std::printf("heat2d (C++): %d units (%d x %d) on %zu node(s), grid %ld x %ld, %ld iterations, %s\n",
-                n, px, py, nnodes, nx, ny, args.iters, args.nonblocking ? "nonblocking" : "blocking");
-    std::printf("time per iteration: compute %.2f us, halo exchange %.2f us (max over units)\n",
-                compute * per, halo * per);
-    std::printf("checksum: %.17g\n", heat::checksum(global));
-    if (!args.out.empty()) std::printf("wrote %s\n", args.out.c_str());
-  }
+  heat::report("heat2d", std::to_string(px) + " x " + std::to_string(py),
+               std::to_string(nx) + " x " + std::to_string(ny), args, t_halo, t_compute,
+               global, me, n);
   HEAT_CHECK(dart_barrier(DART_TEAM_ALL));
   for (dart_datatype_t &t : owned_types) HEAT_CHECK(dart_type_destroy(&t));
   for (int k = 0; k < 2; ++k) HEAT_CHECK(dart_team_memfree(field[k]));

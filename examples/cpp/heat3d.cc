@@ -222,20 +222,11 @@ int main(int argc, char **argv) {
     }
     heat::write_field(args.out, global);
   }
-  const double halo = heat::max_over_units(t_halo), compute = heat::max_over_units(t_compute);
-  if (me == 0) {
-    size_t nnodes = 0;
-    HEAT_CHECK(dart_node_count(&nnodes));
-    const double per = args.iters > 0 ? 1e6 / (double)args.iters : 0.0;
-    std::printf("heat3d (C++): %d units (%d x %d x %d) on %zu node(s), grid %ld x %ld x %ld, "
-                "%ld iterations, %s\n",
-                n, dims[0], dims[1], dims[2], nnodes, N[0], N[1], N[2], args.iters,
-                args.nonblocking ? "nonblocking" : "blocking");
-    std::printf("time per iteration: compute %.2f us, halo exchange %.2f us (max over units)\n",
-                compute * per, halo * per);
-    std::printf("checksum: %.17g\n", heat::checksum(global));
-    if (!args.out.empty()) std::printf("wrote %s\n", args.out.c_str());
-  }
+  heat::report("heat3d",
+               std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " x " +
+                   std::to_string(dims[2]),
+               std::to_string(N[0]) + " x " + std::to_string(N[1]) + " x " + std::to_string(N[2]),
+               args, t_halo, t_compute, global, me, n);
   HEAT_CHECK(dart_barrier(DART_TEAM_ALL));
   for (dart_datatype_t &t : owned) HEAT_CHECK(dart_type_destroy(&t));
   for (int t = 0; t < 2; ++t) HEAT_CHECK(dart_team_memfree(field[t]));

@@ -49,6 +49,7 @@ struct Args {
   std::fprintf(stderr, "%s: %s\nusage: %s --nx N --ny N%s --iters N "
                "--mode blocking|nonblocking [--out FILE]\n",
                prog, why, prog, three_d ? " --nz N" : "");
+  if (dart_initialized()) dart_exit();  // every unit parses the same arguments
   std::exit(2);
 }
 
@@ -149,6 +150,26 @@ inline double max_over_units(double x) {
   double r = 0;
   HEAT_CHECK(dart_allreduce(&x, &r, 1, DART_TYPE_DOUBLE, DART_OP_MAX, DART_TEAM_ALL));
   return r;
+}
+
+// The report of every heat example (collective; unit 0 prints): what ran (`name`, the
+// process grid and the grid of points as "A x B[ x C]"), the time per iteration split
+// into compute and halo exchange (max over units), the checksum and the output file.
+inline void report(const char *name, const std::string &procs, const std::string &points,
+                   const Args &args, double t_halo, double t_compute,
+                   const std::vector<double> &global, int me, int nunits) {
+  const double halo = max_over_units(t_halo), compute = max_over_units(t_compute);
+  if (me != 0) return;
+  size_t nnodes = 0;
+  HEAT_CHECK(dart_node_count(&nnodes));
+  const double per = args.iters > 0 ? 1e6 / (double)args.iters : 0.0;
+  std::printf("%s (C++): %d units (%s) on %zu node(s), grid %s, %ld iterations, %s\n", name,
+              nunits, procs.c_str(), nnodes, points.c_str(), args.iters,
+              args.nonblocking ? "nonblocking" : "blocking");
+  std::printf("time per iteration: compute %.2f us, halo exchange %.2f us (max over units)\n",
+              compute * per, halo * per);
+  std::printf("checksum: %.17g\n", checksum(global));
+  if (!args.out.empty()) std::printf("wrote %s\n", args.out.c_str());
 }
 
 }  // namespace heat

@@ -188,7 +188,7 @@ program heat2d
     if (args%iters > 0) per = 1.0e6_real64 / args%iters
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,a)') 'heat2d (Fortran): ', n, &
       ' units (', px, ' x ', py, ') on ', nnodes, ' node(s), grid ', nx, ' x ', ny, ', ', &
-      args%iters, ' iterations, ', merge('nonblocking', 'blocking   ', args%nonblocking)
+      args%iters, ' iterations, ', trim(merge('nonblocking', 'blocking   ', args%nonblocking))
     write(output_unit, '(a,f0.2,a,f0.2,a)') 'time per iteration: compute ', compute * per, &
       ' us, halo exchange ', halo * per, ' us (max over units)'
     write(output_unit, '(a,es24.16e3)') 'checksum: ', checksum(reshape(glob, [nx * ny]))

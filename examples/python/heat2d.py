@@ -16,33 +16,12 @@ current and the next iterate). Per iteration: a barrier, the four halos by DART 
 `nonblocking` starts the gets with get_handle, updates the points that need no halo,
 waits, then updates the block's outer ring.
 """
-import argparse
 import time
 
 import numpy as np
 
 import dartpy as dart
-
-
-def dims_create(n, ndims):
-    """Process grid: primes of n, largest first, to the smallest dimension; non-increasing."""
-    primes, m, p = [], n, 2
-    while m > 1:
-        if m % p == 0:
-            primes.append(p)
-            m //= p
-        else:
-            p += 1
-    dims = [1] * ndims
-    for p in reversed(primes):
-        dims[dims.index(min(dims))] *= p
-    return sorted(dims, reverse=True)
-
-
-def block(n, parts, b):
-    """(start, length) of block b when n points are split over `parts` blocks."""
-    q, r = divmod(n, parts)
-    return b * q + min(b, r), q + (1 if b < r else 0)
+from heat_common import block, dims_create, parse_args, report
 
 
 def stencil(u, un, a0, a1, b0, b1):
@@ -174,35 +153,13 @@ def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nx", type=int, required=True)
-    ap.add_argument("--ny", type=int, required=True)
-    ap.add_argument("--iters", type=int, required=True)
-    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
-    ap.add_argument("--out", default="")
-    args = ap.parse_args()
-    if args.nx < 3 or args.ny < 3 or args.iters < 0:
-        ap.error("every grid size must be at least 3 and --iters >= 0")
-    nonblocking = args.mode == "nonblocking"
-
+    args = parse_args(__doc__.splitlines()[0], 2)
     dart.init()
     me, n = dart.myid(), dart.size()
-    glob, t_compute, t_halo = solve(args.nx, args.ny, args.iters, nonblocking)
+    glob, t_compute, t_halo = solve(args.nx, args.ny, args.iters, args.mode == "nonblocking")
     if me == 0 and args.out:
         glob.tofile(args.out)
-    times = np.zeros(2)
-    dart.allreduce(np.array([t_halo, t_compute]), times, dart.OP_MAX)
-    halo, compute = times
-    if me == 0:
-        px, py = dims_create(n, 2)
-        per = 1e6 / args.iters if args.iters > 0 else 0.0
-        print(f"heat2d (Python): {n} units ({px} x {py}) on {dart.node_count()} node(s), "
-              f"grid {args.nx} x {args.ny}, {args.iters} iterations, {args.mode}")
-        print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
-              f"{halo * per:.2f} us (max over units)")
-        print(f"checksum: {float(np.add.accumulate(glob.ravel())[-1]):.17g}")
-        if args.out:
-            print(f"wrote {args.out}")
+    report("heat2d", dims_create(n, 2), (args.nx, args.ny), args, t_halo, t_compute, glob)
     dart.exit()
 
 

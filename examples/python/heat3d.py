@@ -17,34 +17,13 @@ both are one strided DART type on each side (NumPy views of the local halo, the
 neighbour's layout by remote_stride/remote_blocklen). A k-face has two strides; it moves
 as one strided get per i-plane.
 """
-import argparse
 import sys
 import time
 
 import numpy as np
 
 import dartpy as dart
-
-
-def dims_create(n, ndims):
-    """Process grid: primes of n, largest first, to the smallest dimension; non-increasing."""
-    primes, m, p = [], n, 2
-    while m > 1:
-        if m % p == 0:
-            primes.append(p)
-            m //= p
-        else:
-            p += 1
-    dims = [1] * ndims
-    for p in reversed(primes):
-        dims[dims.index(min(dims))] *= p
-    return sorted(dims, reverse=True)
-
-
-def block(n, parts, b):
-    """(start, length) of block b when n points are split over `parts` blocks."""
-    q, r = divmod(n, parts)
-    return b * q + min(b, r), q + (1 if b < r else 0)
+from heat_common import block, dims_create, parse_args, report
 
 
 def stencil(u, un, lo, hi):
@@ -60,15 +39,8 @@ def stencil(u, un, lo, hi):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for name in ("--nx", "--ny", "--nz", "--iters"):
-        ap.add_argument(name, type=int, required=True)
-    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
-    ap.add_argument("--out", default="")
-    args = ap.parse_args()
+    args = parse_args(__doc__.splitlines()[0], 3)
     N = (args.nx, args.ny, args.nz)
-    if min(N) < 3 or args.iters < 0:
-        ap.error("every grid size must be at least 3 and --iters >= 0")
     nonblocking = args.mode == "nonblocking"
 
     dart.init()
@@ -194,20 +166,7 @@ def main():
                                   remote_stride=s[2], remote_blocklen=rz)
         if args.out:
             glob.tofile(args.out)
-    times = np.zeros(2)
-    dart.allreduce(np.array([t_halo, t_compute]), times, dart.OP_MAX)
-    halo, compute = times
-    if me == 0:
-        per = 1e6 / args.iters if args.iters > 0 else 0.0
-        mode = "nonblocking" if nonblocking else "blocking"
-        print(f"heat3d (Python): {n} units ({dims[0]} x {dims[1]} x {dims[2]}) on "
-              f"{dart.node_count()} node(s), grid {N[0]} x {N[1]} x {N[2]}, "
-              f"{args.iters} iterations, {mode}")
-        print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
-              f"{halo * per:.2f} us (max over units)")
-        print(f"checksum: {float(np.add.accumulate(glob.ravel())[-1]):.17g}")
-        if args.out:
-            print(f"wrote {args.out}")
+    report("heat3d", dims, N, args, t_halo, t_compute, glob)
     dart.barrier()
     del u, unew
     for f in fields:

@@ -1,0 +1,69 @@
+"""What the Python heat examples share (the twin of examples/cpp/heat_common.h and
+examples/fortran/heat_common.f90): the command line, the process grid, the block ranges,
+the checksum and the report."""
+import argparse
+
+import numpy as np
+
+import dartpy as dart
+
+
+def dims_create(n, ndims):
+    """Process grid: primes of n, largest first, to the smallest dimension; non-increasing."""
+    primes, m, p = [], n, 2
+    while m > 1:
+        if m % p == 0:
+            primes.append(p)
+            m //= p
+        else:
+            p += 1
+    dims = [1] * ndims
+    for p in reversed(primes):
+        dims[dims.index(min(dims))] *= p
+    return sorted(dims, reverse=True)
+
+
+def block(n, parts, b):
+    """(start, length) of block b when n points are split over `parts` blocks."""
+    q, r = divmod(n, parts)
+    return b * q + min(b, r), q + (1 if b < r else 0)
+
+
+def parse_args(description, ndims):
+    """--nx --ny [--nz] --iters --mode blocking|nonblocking --out FILE (before dart.init)."""
+    ap = argparse.ArgumentParser(description=description)
+    for name in ("--nx", "--ny", "--nz")[:ndims] + ("--iters",):
+        ap.add_argument(name, type=int, required=True)
+    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
+    ap.add_argument("--out", default="")
+    args = ap.parse_args()
+    sizes = (args.nx, args.ny) + ((args.nz,) if ndims == 3 else ())
+    if min(sizes) < 3 or args.iters < 0:
+        ap.error("every grid size must be at least 3 and --iters >= 0")
+    return args
+
+
+def checksum(glob):
+    """The plain left-to-right sum in file order (as in C++ and Fortran), not np.sum,
+    which sums pairwise and would print another last digit."""
+    return float(np.add.accumulate(glob.ravel())[-1])
+
+
+def report(name, procs, points, args, t_halo, t_compute, glob):
+    """Collective; unit 0 prints what ran, the time per iteration (compute and halo
+    exchange, max over units), the checksum and the output file. procs, points: the
+    process grid and the grid of points, as tuples."""
+    times = np.zeros(2)
+    dart.allreduce(np.array([t_halo, t_compute]), times, dart.OP_MAX)
+    halo, compute = times
+    if dart.myid() != 0:
+        return
+    per = 1e6 / args.iters if args.iters > 0 else 0.0
+    print(f"{name} (Python): {dart.size()} units ({' x '.join(map(str, procs))}) on "
+          f"{dart.node_count()} node(s), grid {' x '.join(map(str, points))}, "
+          f"{args.iters} iterations, {args.mode}")
+    print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
+          f"{halo * per:.2f} us (max over units)")
+    print(f"checksum: {checksum(glob):.17g}")
+    if args.out:
+        print(f"wrote {args.out}")
