@@ -79,8 +79,7 @@ template <typename T> void fao_acc_one(int target, int s, dart_datatype_t dt) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  prog::init_mpi(&argc, &argv);
   CHECK_OK(dart_init(&argc, &argv));
   dart_global_unit_t u{-1};
   size_t nu = 0;

@@ -21,8 +21,7 @@ size_t first_bad(const double *p, size_t n, int unit, int round) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  prog::init_mpi(&argc, &argv);
   setenv("DART_TRANSFER_CHUNK", "1000", 1);
   CHECK_OK(dart_init(&argc, &argv));
   dart_global_unit_t me{-1};

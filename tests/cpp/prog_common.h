@@ -26,6 +26,17 @@ inline int world_rank() {
   return r;
 }
 
+// MPI_Init_thread(MULTIPLE) before DART (the programs test dart_init inside an MPI
+// program); a failure ends the program. Returns the MPI_COMM_WORLD rank.
+inline int init_mpi(int *argc, char ***argv) {
+  int provided = 0;
+  if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+    std::fprintf(stderr, "MPI_Init_thread failed\n");
+    std::exit(1);
+  }
+  return world_rank();
+}
+
 inline void check(bool ok, const char *what, const char *file, int line) {
   if (ok) return;
   ++failures();

@@ -49,10 +49,7 @@ void report(const char *phase, int cycles, int probe, double t0, double t1, long
 }  // namespace
 
 int main(int argc, char **argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = prog::init_mpi(&argc, &argv);
   CHECK_OK(dart_init(&argc, &argv));
   dart_global_unit_t me{-1};
   size_t n = 0;

@@ -98,10 +98,7 @@ void malformed_environment(int *argc, char ***argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  prog::init_mpi(&argc, &argv);
 
   calls_outside_lifetime();  // before the first dart_init
   const int cycles = 20;

@@ -42,10 +42,8 @@ std::vector<size_t> samples(size_t n) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = prog::init_mpi(&argc, &argv);
+  int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long long avail = mem_available_kib();
   long long min_avail = avail;

@@ -10,8 +10,7 @@
 #include <chrono>
 
 int main(int argc, char **argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  prog::init_mpi(&argc, &argv);
   long N = 10000;
   if (argc > 1) N = std::strtol(argv[1], nullptr, 10);
   CHECK_OK(dart_init(&argc, &argv));
