@@ -12,6 +12,15 @@
 # Command: ${MPIEXEC_EXECUTABLE} <flavor flags> -n <units> <exe> <args>.
 # Labels added automatically: <flavor>, n<units>, upn<k>, fakehosts.
 # Needs DART_MPI_FLAVOR (mpich|openmpi) and MPIEXEC_EXECUTABLE (both set at top level).
+#
+#   dart_add_mpi_test_from_source(<target> <source> COMMENT <// or !> LABEL <label>
+#                                 UNITS <defaults> UPN <defaults> TIMEOUT <default>)
+#
+# dart_add_mpi_test for <target> with the defaults given, overridden by the first line
+# of <source> that reads `<COMMENT> dart-test: ...`, e.g. `// dart-test: UNITS 1 2 UPN
+# none TIMEOUT 300 LABELS large`. Keywords: UNITS <n>..., UPN <none|k>..., TIMEOUT <sec>,
+# LABELS <l>..., ARGS <a>..., FAKE_HOSTS, NO_FAKE_HOSTS. The fake-hosts run is added when
+# 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is.
 
 # Launcher flags and environment per MPI flavor.
 #  Open MPI as root needs OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores need
@@ -140,4 +149,57 @@ function(dart_add_mpi_test)
       PROCESSORS 2 TIMEOUT ${ARG_TIMEOUT}
       LABELS "${DART_MPI_FLAVOR};n4;fakehosts;${ARG_LABELS}")
   endif()
+endfunction()
+
+function(dart_add_mpi_test_from_source tgt src)
+  cmake_parse_arguments(D "" "COMMENT;LABEL;TIMEOUT" "UNITS;UPN" ${ARGN})
+  set(units ${D_UNITS})
+  set(upn ${D_UPN})
+  set(timeout ${D_TIMEOUT})
+  set(labels ${D_LABEL})
+  set(args "")
+  set(fake "")
+  set(marker "^[ \t]*${D_COMMENT}[ \t]*dart-test:")
+  file(STRINGS "${src}" spec REGEX "${marker}")
+  if(spec)
+    list(GET spec 0 spec)  # the first such line counts
+    string(REGEX REPLACE "${marker}[ \t]*" "" spec "${spec}")
+    separate_arguments(spec UNIX_COMMAND "${spec}")
+    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS" "TIMEOUT" "UNITS;UPN;LABELS;ARGS"
+                          ${spec})
+    if(O_UNPARSED_ARGUMENTS)
+      message(FATAL_ERROR
+              "${src}: bad `${D_COMMENT} dart-test:` line, unknown: ${O_UNPARSED_ARGUMENTS}")
+    endif()
+    if(O_UNITS)
+      set(units ${O_UNITS})
+    endif()
+    if(O_UPN)
+      set(upn ${O_UPN})
+    endif()
+    if(O_TIMEOUT)
+      set(timeout ${O_TIMEOUT})
+    endif()
+    if(O_LABELS)
+      list(APPEND labels ${O_LABELS})
+    endif()
+    if(O_ARGS)
+      set(args ${O_ARGS})
+    endif()
+    if(O_FAKE_HOSTS)
+      set(fake FAKE_HOSTS)
+    endif()
+    if(O_NO_FAKE_HOSTS)
+      set(fake NO)
+    endif()
+  endif()
+  if(fake STREQUAL "")
+    if(4 IN_LIST units)
+      set(fake FAKE_HOSTS)
+    endif()
+  elseif(fake STREQUAL "NO")
+    set(fake "")
+  endif()
+  dart_add_mpi_test(NAME ${tgt} COMMAND ${tgt} ARGS ${args}
+                    UNITS ${units} UPN ${upn} TIMEOUT ${timeout} LABELS ${labels} ${fake})
 endfunction()
