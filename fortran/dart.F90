@@ -300,11 +300,10 @@ contains
     integer(int32), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    integer(c_size_t) :: n
-    rc = c_dart_size(n)
-    if (rc == DART_OK) size = int(n, int32)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_size', stat, errmsg)
+    integer(int64) :: n8
+    n8 = -1  ! written by the int64 version only on success
+    call dart_size_i8(n8, stat, errmsg)
+    if (n8 >= 0) size = int(n8, int32)
   end subroutine dart_size_i4
 
   ! =====================================================================================
@@ -427,12 +426,10 @@ contains
     integer(int32), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    integer(c_size_t) :: n
-    rc = c_dart_group_size(dartf_group_ptr(g), n)
-    if (rc == DART_OK) size = int(n, int32)
-    if (rc /= DART_OK .or. present(stat)) &
-      call dartf_finish(rc, 'dart_group_size', stat, errmsg)
+    integer(int64) :: n8
+    n8 = -1  ! written by the int64 version only on success
+    call dart_group_size_i8(g, n8, stat, errmsg)
+    if (n8 >= 0) size = int(n8, int32)
   end subroutine dart_group_size_i4
 
   !> The members of g, ascending, in unitids(1:dart_group_size(g)); unitids must be at
@@ -569,12 +566,10 @@ contains
     integer(int32), intent(inout) :: size
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    integer(c_size_t) :: n
-    rc = c_dart_team_size(teamid, n)
-    if (rc == DART_OK) size = int(n, int32)
-    if (rc /= DART_OK .or. present(stat)) &
-      call dartf_finish(rc, 'dart_team_size', stat, errmsg)
+    integer(int64) :: n8
+    n8 = -1  ! written by the int64 version only on success
+    call dart_team_size_i8(teamid, n8, stat, errmsg)
+    if (n8 >= 0) size = int(n8, int32)
   end subroutine dart_team_size_i4
 
   !> Global id of team unit localid.
@@ -1476,11 +1471,10 @@ contains
     integer(int32), intent(inout) :: nnodes
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
-    integer(c_int) :: rc
-    integer(c_size_t) :: n
-    rc = c_dart_node_count(n)
-    if (rc == DART_OK) nnodes = int(n, int32)
-    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_node_count', stat, errmsg)
+    integer(int64) :: n8
+    n8 = -1  ! written by the int64 version only on success
+    call dart_node_count_i8(n8, stat, errmsg)
+    if (n8 >= 0) nnodes = int(n8, int32)
   end subroutine dart_node_count_i4
 
   !> Node index (0-based) of global unit `unit`.
