@@ -12,6 +12,7 @@
 
 #include <dash/dart/if/dart_types.h>
 #include <dash/dart/if/dart_globmem.h>
+#include <dash/dart/if/dart_tables.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,6 +57,41 @@ dart_ret_t dart_gptr_getaddr_node(dart_gptr_t gptr, void **addr);
 /** Number of bytes the segment of gptr holds at gptr's unit (registered memory may differ
  *  per unit). */
 dart_ret_t dart_gptr_segment_size(dart_gptr_t gptr, size_t *nbytes);
+
+/* ---- array layouts as datatypes ------------------------------------- */
+
+/**
+ * The DART datatype of an N-dimensional array layout: the elements of
+ * extents[0] x ... x extents[ndim-1] of the basic type `elem`, dimension 0 varying
+ * fastest (Fortran order; a C-order caller passes its shape and strides reversed), element
+ * (i0, i1, ...) at element offset i0*strides[0] + i1*strides[1] + ... from the first one.
+ * Strides are in elements of `elem` (a complex number is two elements: pass an innermost
+ * dimension of extent 2 and stride 1).
+ *
+ * Dimensions of extent 1 are dropped and dimensions that continue each other are merged,
+ * so the result is the simplest description: `elem` itself for contiguous memory, one
+ * strided type when the elements form equal blocks at a uniform stride (a halo column, a
+ * face of a 3D block), an indexed type otherwise (a 3D sub-block). *nelem receives the
+ * number of `elem` elements (the nelem argument of the transfer).
+ *
+ * The type belongs to the core, which caches it (keyed by the collapsed layout, so a halo
+ * exchange builds its types once): use it for transfers, then hand it back with
+ * dart_type_layout_release. A cached type is never freed while a caller holds it; when
+ * every cache slot is held, the call builds an uncached type that the release frees
+ * (operations already started with it complete normally). A layout that no DART datatype
+ * describes (zero or negative strides, elements whose memory order does not follow the
+ * index order, offsets that do not fit MPI's int) is DART_ERR_INVAL with the reason in
+ * dart_error_detail(). Thread-safe; local call.
+ */
+dart_ret_t dart_type_from_layout(dart_datatype_t elem, int ndim, const size_t *extents,
+                                 const ptrdiff_t *strides, dart_datatype_t *type,
+                                 size_t *nelem);
+
+/** Hand back a type from dart_type_from_layout. A basic type is a no-op. */
+dart_ret_t dart_type_layout_release(dart_datatype_t type);
+
+/** Entries in the layout cache and how many of them a caller holds now (for tests). */
+dart_ret_t dart_type_layout_cache_stats(size_t *entries, size_t *held);
 
 /* ---- locality -------------------------------------------------------- */
 
