@@ -7,9 +7,9 @@
 DART datatype follows from the dtype, strided NumPy views travel as one strided DART
 datatype, and ``dart.view(gptr, shape)`` is a zero-copy ndarray of memory on this node.
 
-Errors: ``dart.DartError`` (a RuntimeError with ``.code``) for failed DART calls,
-``ValueError``/``TypeError`` naming the argument for bad arguments, ``BufferError`` when
-memory with live NumPy views would be freed.
+Errors: ``dart.DartError`` (a RuntimeError with ``.code`` and ``.detail``) for failed
+DART calls, ``ValueError``/``TypeError`` naming the argument for bad arguments,
+``BufferError`` when memory with live NumPy views would be freed.
 
 An uncaught exception on any unit aborts the whole job (``dart_abort``) when more than one
 unit runs, so the other units never hang. Opt out with ``DARTPY_NO_ABORT_ON_EXCEPTION=1``
@@ -28,20 +28,19 @@ from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from ._errors import DartError  # before _core, which raises it
 from . import _core
 from ._core import *  # noqa: F401,F403  (the C API mirror)
 from ._core import (  # noqa: F401  (explicit names for readers and type checkers)
     GPTR_NULL,
     TEAM_ALL,
     TEAM_NULL,
-    DartError,
     Gptr,
     Group,
     Handle,
     Lock,
     Op,
     Team,
-    _rebuild_dart_error,
 )
 
 __version__: str = _core.__version__
@@ -225,7 +224,8 @@ class Allocation:
     def free(self) -> None:
         """Collective free (team_memfree). BufferError on every unit while views live."""
         if self._freed:
-            raise DartError("dartpy.Allocation.free: already freed")
+            raise DartError("dartpy.Allocation.free failed: already freed", _core.ERR_INVAL,
+                            "dartpy.Allocation.free: this allocation was already freed")
         _core.team_memfree(self.gptr)
         self._freed = True
 

@@ -1,7 +1,10 @@
 // dartpy._core: shared declarations of the pybind11 binding of DART-MPI.
 //
 // The binding calls the public C API only (dash/dart/if/*.h, dart_mpi.h for the MPI
-// communicator bridge) and MPI itself for initialization and handle conversion.
+// communicator bridge) and MPI itself for initialization and handle conversion. One
+// source file per object, as in mpi4py: errors.cc, types.cc (dtypes, constants, array
+// layouts), init.cc, gptr.cc, memory.cc, rma.cc, handle.cc, atomics.cc, coll.cc, ops.cc,
+// group.cc, team.cc, lock.cc; module.cc registers them.
 #pragma once
 
 #ifndef OMPI_SKIP_MPICXX
@@ -20,6 +23,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,23 +36,47 @@ namespace py = pybind11;
 namespace dartpy {
 
 // ---------------------------------------------------------------------------------------
-// Errors
+// Errors (errors.cc)
 // ---------------------------------------------------------------------------------------
 
-// dartpy.DartError (a RuntimeError with .code and .detail); created at module import.
+// dartpy.DartError (python/dartpy/_errors.py), looked up at module import.
 extern py::object g_dart_error;
 
-// Raises DartError for a failed DART call: the message names the call, the code's text
-// and dart_error_detail() of this thread. The GIL must be held.
-[[noreturn]] void raise_dart(dart_ret_t rc, const char *call);
-[[noreturn]] void raise_dart_msg(dart_ret_t rc, const std::string &msg);
+// The one way a DART error reaches Python: raises DartError(message, code, detail) for a
+// call `fn` that returned rc. detail is dart_error_detail() of this thread unless given
+// (only for failures outside DART, e.g. of MPI_Init_thread). The GIL must be held.
+[[noreturn]] void raise_dart(dart_ret_t rc, const char *fn, const char *detail = nullptr);
 
-inline void check(dart_ret_t rc, const char *call) {
-  if (rc != DART_OK) raise_dart(rc, call);
+inline void check(dart_ret_t rc, const char *fn) {
+  if (rc != DART_OK) raise_dart(rc, fn);
+}
+
+// A local argument error of a collective call whose core function agrees on failure over
+// the team (dart_team_create, dart_allgatherv): the error is caught, the caller passes
+// the core an argument it rejects (so every unit fails together), and rethrow() raises
+// the caught error on this unit after the collective returned.
+struct Deferred {
+  std::exception_ptr error;
+  template <typename F>
+  void run(F &&f) {
+    try {
+      f();
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  explicit operator bool() const { return (bool)error; }
+  void rethrow() {
+    if (error) std::rethrow_exception(error);
+  }
+};
+
+inline std::string tname(py::handle h) {
+  return py::str(py::type::handle_of(h).attr("__name__"));
 }
 
 // ---------------------------------------------------------------------------------------
-// Serialization of DART calls and GIL release
+// Serialization of DART calls and GIL release (errors.cc)
 // ---------------------------------------------------------------------------------------
 
 // Unless the runtime granted DART_THREAD_MULTIPLE (dart.init_thread()), every DART call
@@ -77,37 +105,38 @@ struct Locked {
 };
 
 // ---------------------------------------------------------------------------------------
-// dtypes
+// dtypes (types.cc)
 // ---------------------------------------------------------------------------------------
 
-// One slot per supported element kind (NumPy dtypes that are the same on this platform,
-// e.g. int64 'l' and longlong 'q', share a slot).
-enum Slot : int8_t {
-  S_NONE = -1,
-  S_BOOL, S_I8, S_U8, S_I16, S_U16, S_I32, S_U32, S_I64, S_U64,
-  S_F16, S_F32, S_F64, S_LD, S_C64, S_C128, S_CLD,
-  S_COUNT
-};
+// A slot is one element kind: a DART basic type (from DART_BASIC_TYPE_LIST, one per
+// distinct NumPy dtype) or a NumPy dtype moved as a basic type (bool, uint8, complex, ...).
+// NumPy dtypes that are the same on this platform (int64 'l' and longlong 'q') share one.
+constexpr int S_NONE = -1;
+constexpr int kMaxSlots = 32;
 
 struct SlotInfo {
-  const char *name;        // NumPy dtype name
+  std::string name;        // NumPy dtype name
   size_t itemsize;         // bytes of one NumPy element
   dart_datatype_t xfer;    // DART type moving the bytes (put/get/collectives)
   size_t mult;             // DART elements per NumPy element (2 for complex)
   dart_datatype_t arith;   // DART type for reductions/atomics, UNDEFINED if none
+  bool minmax;             // MIN/MAX allowed (not for uint8 on DART's signed byte)
 };
 
-extern SlotInfo g_slots[S_COUNT];
-extern py::object g_slot_dtype[S_COUNT];  // numpy.dtype objects
+extern SlotInfo g_slots[kMaxSlots];
+extern py::object g_slot_dtype[kMaxSlots];  // numpy.dtype objects
 
+void init_slots();
 // Slot of a NumPy type number, S_NONE if unsupported.
 int slot_of_typenum(int type_num);
 // Slot of anything numpy.dtype() accepts; TypeError naming `arg` if unsupported.
 int slot_of_dtype(py::handle dtype_like, const char *fn, const char *arg);
 std::string slot_name(int slot);
+// The DART arithmetic type of a slot for op (TypeError if it has none).
+dart_datatype_t arith_type(int slot, dart_operation_t op, const char *fn);
 
 // ---------------------------------------------------------------------------------------
-// Global pointers
+// Global pointers (gptr.cc)
 // ---------------------------------------------------------------------------------------
 
 // A global pointer plus the element dtype it was allocated with (S_NONE: untyped).
@@ -122,9 +151,11 @@ struct GptrFields {
   uint64_t offset = 0;
 };
 GptrFields fields(const dart_gptr_t &g);
+Gptr make_gptr(const dart_gptr_t &g, int slot);
 
 // ---------------------------------------------------------------------------------------
-// Per-segment bookkeeping (allocation dtype, live NumPy views, pending buffers)
+// Per-segment bookkeeping: allocation dtype, live NumPy views (memory.cc), pending
+// buffers of non-blocking transfers (rma.cc)
 // ---------------------------------------------------------------------------------------
 
 struct SegRecord {
@@ -150,27 +181,34 @@ int gptr_slot(const Gptr &gp);
 extern uint64_t g_generation;
 bool is_initialized();
 
-// Drops references to buffers of non-blocking put/get once their target is flushed.
-void pending_add(const dart_gptr_t &g, py::handle buf);
-void pending_flush(const dart_gptr_t &g, bool all_units);
-void pending_clear_segment(int16_t team, int16_t seg);
+// memory.cc: records of this cycle.
+void records_start_cycle();
+void records_drop_all();
+long live_views();
+void collect_garbage();
+// Collective over team: the largest number of live views on any of its units.
+long views_anywhere(dart_team_t team, long mine, const char *fn);
 // dart_team_destroy frees every segment of the team: raise on every unit of the team
 // while views of any of them live anywhere (before), forget their records (after).
 void team_segments_check_views(dart_team_t team, const char *fn);
 void team_segments_forget(dart_team_t team);
+
+// rma.cc: buffers of non-blocking put/get, dropped once their target is flushed.
+void pending_add(const dart_gptr_t &g, py::handle buf);
+void pending_flush(const dart_gptr_t &g, bool all_units);
+void pending_clear_segment(int16_t team, int16_t seg);
 void pending_clear_all();
-// Forgets the derived datatypes cached for NumPy layouts (at dart.exit).
-void type_cache_clear();
 // Forgets which (team, segment, unit) targets are load/store reachable (at every free,
 // team destruction and exit).
 void direct_cache_invalidate();
 
 // ---------------------------------------------------------------------------------------
-// NumPy buffers
+// NumPy buffers and their layouts (types.cc)
 // ---------------------------------------------------------------------------------------
 
 // A NumPy array (or buffer) described for DART: address, element count in DART elements,
-// DART type of its layout (basic, or a cached strided/indexed type) and its slot.
+// DART type of its layout (basic, or a strided/indexed type of the core's layout engine,
+// which `release` hands back) and its slot.
 struct Buffer {
   char *ptr = nullptr;
   size_t nelem = 0;           // DART elements (NumPy elements * mult)
@@ -183,22 +221,43 @@ struct Buffer {
 
 // Describes `obj` (a NumPy array or an object with the buffer protocol). writable: the
 // call writes into it. contiguous_only: collectives (C-contiguous required).
-// TypeError/ValueError name `arg` and the function `fn`.
+// TypeError/ValueError name `arg` and the function `fn`. A non-contiguous layout holds a
+// type of the core's layout cache: hand it back with layout_release after the transfer.
 Buffer describe(py::handle obj, bool writable, bool contiguous_only, const char *fn,
                 const char *arg);
 
-// DART type of the global side: the slot's basic type, or a strided type when stride > 0.
+// DART type of the global side: the slot's basic type, or (stride > 0) a layout of
+// nelem / mult / blocklen blocks of blocklen elements, stride elements apart.
 dart_datatype_t remote_type(int slot, size_t stride, size_t blocklen, size_t nelem,
                             const char *fn);
 
+// Hands a type from describe/remote_type back to the core (basic types: no-op).
+void layout_release(dart_datatype_t type);
+
+// Owns the layout types of one transfer; releases them when the transfer was started.
+struct LayoutTypes {
+  dart_datatype_t local = DART_TYPE_UNDEFINED, remote = DART_TYPE_UNDEFINED;
+  LayoutTypes() = default;
+  LayoutTypes(const LayoutTypes &) = delete;
+  LayoutTypes &operator=(const LayoutTypes &) = delete;
+  ~LayoutTypes() {
+    layout_release(local);
+    layout_release(remote);
+  }
+};
+
 // Checks that the array's slot matches the gptr's (TypeError otherwise); returns the slot.
 int match_slot(const Gptr &gp, const Buffer &b, const char *fn, const char *arg);
+
+// ---------------------------------------------------------------------------------------
+// Teams, groups, user operations (team.cc, group.cc, ops.cc)
+// ---------------------------------------------------------------------------------------
 
 // A team argument: a dartpy.Team or an int team id (anything with __index__).
 inline dart_team_t team_arg(py::handle h) {
   if (!PyIndex_Check(h.ptr()))
     throw py::type_error("argument 'team' must be a dartpy.Team or an int team id, not " +
-                         std::string(py::str(py::type::handle_of(h).attr("__name__"))));
+                         tname(h));
   py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
   if (!i) throw py::error_already_set();
   long v = i.cast<long>();
@@ -206,9 +265,63 @@ inline dart_team_t team_arg(py::handle h) {
   return (dart_team_t)v;
 }
 
-// Binding registration, one per source file.
-void bind_module(py::module_ &m);
+// A team id with methods. Value semantics (like the C dart_team_t): collecting a Team
+// never destroys the team; use team_destroy / Team.destroy / a with block.
+struct Team {
+  dart_team_t id = DART_TEAM_NULL;
+};
+
+// A DART group; destroyed explicitly or when collected.
+struct Group {
+  dart_group_t g = DART_GROUP_NULL;
+  uint64_t generation = 0;
+  Group() = default;
+  Group(const Group &) = delete;
+  Group &operator=(const Group &) = delete;
+  ~Group();
+  bool live() const;
+  // The handle for a DART call: a destroyed group (or one of an earlier dart.init cycle)
+  // is a handle the core recognizes as not live, so its error reaches the caller.
+  dart_group_t get() const;
+};
+// A handle that is never a live group (the core rejects it as "not a live group").
+dart_group_t dead_group();
+std::unique_ptr<Group> wrap_group(dart_group_t g);
+
+// Operation argument: a predefined OP_* value or a user operation (Op). *user: the
+// binding's record of a user operation (nullptr for predefined ones).
+struct UserOp {
+  dart_operation_t op = DART_OP_UNDEFINED;
+  py::object fn;
+  int slot = S_NONE;
+  uint64_t generation = 0;
+  py::object error;  // exception raised by fn during the last collective
+};
+dart_operation_t op_arg(py::handle op, const char *fn, UserOp **user);
+// Raises the exception a user operation's function raised during the last call, if any.
+void user_op_reraise(UserOp *user);
+
+// Shared between files: Team.barrier is dart_barrier (coll.cc); a put/get handle
+// (handle.cc) holding `keep` until completion.
+void barrier(py::handle team);
+py::object make_handle(dart_handle_t h, const dart_gptr_t &target, py::object keep);
+
+// ---------------------------------------------------------------------------------------
+// Registration, one per source file (called by module.cc in this order)
+// ---------------------------------------------------------------------------------------
+
+void bind_errors(py::module_ &m);
+void bind_types(py::module_ &m);
+void bind_init(py::module_ &m);
+void bind_gptr(py::module_ &m);
+void bind_memory(py::module_ &m);
 void bind_rma(py::module_ &m);
+void bind_handle(py::module_ &m);
+void bind_atomics(py::module_ &m);
+void bind_group(py::module_ &m);
+void bind_team(py::module_ &m);
+void bind_lock(py::module_ &m);
+void bind_ops(py::module_ &m);
 void bind_coll(py::module_ &m);
 
 }  // namespace dartpy

@@ -77,7 +77,7 @@ def halo_2d(me, n, right, left):
     dart.get_blocking(col, a.gptr_of(right) + 1, remote_stride=C)  # remote strided
     assert np.array_equal(col, right * 1000 + base[:, 1])
     buf = np.zeros((R, C))
-    assert dart._core._layout_type(buf[:, C - 1]) == ("strided", C, 1)
+    assert dart._core._layout_type(buf[:, C - 1])[::2] == ("derived", R)  # one strided type
     dart.get_blocking(buf[:, C - 1], a.gptr_of(right) + 1, remote_stride=C)  # both strided
     assert np.array_equal(buf[:, C - 1], right * 1000 + base[:, 1])
     assert not buf[:, : C - 1].any()  # nothing else touched
@@ -92,7 +92,7 @@ def halo_2d(me, n, right, left):
     # interior rows as a 2-D sub-block (strided, blocklen C-2)
     dart.barrier()
     sub = np.zeros((R, C))
-    assert dart._core._layout_type(sub[1:-1, 1:-1]) == ("strided", C, C - 2)
+    assert dart._core._layout_type(sub[1:-1, 1:-1])[::2] == ("derived", (R - 2) * (C - 2))
     dart.get_blocking(sub[1:-1, 1:-1], a.gptr_of(right) + (C + 1), remote_stride=C,
                       remote_blocklen=C - 2)
     assert np.array_equal(sub[1:-1, 1:-1], right * 1000 + base[1:-1, 1:-1])
@@ -115,7 +115,8 @@ def faces_3d(me, n, right, left):
     land = dart.zeros(dart.TEAM_ALL, 64, np.int32)  # contiguous landing zone
     for name, (face, kind) in faces.items():
         f = face(src)
-        assert dart._core._layout_type(f)[0] == kind, (name, dart._core._layout_type(f))
+        got = dart._core._layout_type(f)[0]  # kind: what the core's layout engine builds
+        assert got == ("basic" if kind == "basic" else "derived"), (name, got)
         k = f.size
         dart.put_blocking(land.gptr_of(right), f)  # local strided -> remote contiguous
         dart.barrier()

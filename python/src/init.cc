@@ -1,0 +1,198 @@
+// dartpy._core: dart.init / dart.exit (and MPI's initialization by dartpy), runtime
+// queries and build facts.
+#include "core.h"
+
+#include <algorithm>
+
+namespace dartpy {
+
+uint64_t g_generation = 0;
+
+bool is_initialized() { return dart_initialized(); }
+
+namespace {
+
+bool g_mpi_started = false;  // this module called MPI_Init_thread
+
+const char *thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "single";
+    case MPI_THREAD_FUNNELED: return "funneled";
+    case MPI_THREAD_SERIALIZED: return "serialized";
+    case MPI_THREAD_MULTIPLE: return "multiple";
+    default: return "unknown";
+  }
+}
+
+int thread_level_from(py::handle h) {
+  if (h.is_none()) return MPI_THREAD_SERIALIZED;
+  std::string s = py::str(h);
+  if (s == "single") return MPI_THREAD_SINGLE;
+  if (s == "funneled") return MPI_THREAD_FUNNELED;
+  if (s == "serialized") return MPI_THREAD_SERIALIZED;
+  if (s == "multiple") return MPI_THREAD_MULTIPLE;
+  throw py::value_error("dartpy.init: argument 'thread_level' must be 'single', 'funneled', "
+                        "'serialized' or 'multiple', not '" + s + "'");
+}
+
+// Initializes MPI here when nobody did, so that dart.exit() never finalizes it and
+// dart.init()/dart.exit() can cycle; MPI_Finalize runs at interpreter exit. Whether DART
+// is already initialized or MPI already finalized is dart_init's to report.
+int init_impl(bool thread_multiple, py::handle thread_level) {
+  const char *fn = thread_multiple ? "dart_init_thread" : "dart_init";
+  int requested = thread_multiple ? MPI_THREAD_MULTIPLE : thread_level_from(thread_level);
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  dart_ret_t rc = DART_OK;
+  int mrc = MPI_SUCCESS;
+  dart_thread_support_level_t level = DART_THREAD_SINGLE;
+  {
+    Nogil ng;
+    if (!inited && !finalized) {
+      int provided = 0;
+      mrc = MPI_Init_thread(nullptr, nullptr, requested, &provided);
+      if (mrc == MPI_SUCCESS) g_mpi_started = true;
+    }
+    if (mrc == MPI_SUCCESS)
+      rc = thread_multiple ? dart_init_thread(nullptr, nullptr, &level)
+                           : dart_init(nullptr, nullptr);
+  }
+  if (mrc != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING + 1] = "";
+    int len = 0;
+    MPI_Error_string(mrc, text, &len);
+    raise_dart(DART_ERR_OTHER, fn, (std::string("MPI_Init_thread failed: ") + text).c_str());
+  }
+  check(rc, fn);
+  // Concurrent calls from several threads only where the runtime says it supports them.
+  g_serialize = !(thread_multiple && level == DART_THREAD_MULTIPLE);
+  ++g_generation;
+  records_start_cycle();
+  return (int)level;
+}
+
+void exit_impl(bool check_views) {
+  if (check_views && dart_initialized()) {  // (not initialized: dart_exit reports it)
+    long mine = live_views();
+    if (mine > 0) {
+      collect_garbage();
+      mine = live_views();
+    }
+    long any = views_anywhere(DART_TEAM_ALL, mine, "dartpy.exit");
+    if (any > 0) {
+      throw py::buffer_error(
+          "dartpy.exit: " +
+          (mine > 0 ? std::to_string(mine) + " NumPy view(s) of global memory are still "
+                                              "alive on this unit"
+                    : std::string("NumPy views of global memory are still alive on "
+                                  "another unit")) +
+          "; delete them (del view) before dart.exit(), which frees all global memory");
+    }
+  }
+  direct_cache_invalidate();
+  dart_ret_t rc;
+  {
+    Nogil ng;
+    rc = dart_exit();
+  }
+  // Only now: non-blocking put/get to other nodes complete in dart_exit (its windows are
+  // unlocked there), so their NumPy buffers must live until it returns.
+  pending_clear_all();
+  records_drop_all();
+  check(rc, "dart_exit");
+}
+
+void finalize_mpi() {
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (g_mpi_started && inited && !finalized) {
+    py::gil_scoped_release rel;
+    MPI_Finalize();
+  }
+}
+
+}  // namespace
+
+void bind_init(py::module_ &m) {
+  m.attr("VERSION") = DART_VERSION_STR;
+  m.attr("__version__") = DARTPY_VERSION;
+
+  m.def("_init", &init_impl, py::arg("thread_multiple"), py::arg("thread_level"));
+  m.def("_exit", &exit_impl, py::arg("check_views") = true);
+  m.def("_finalize_mpi", &finalize_mpi);
+  m.def("_mpi_started_here", []() { return g_mpi_started; });
+  m.def("_live_views", []() { return live_views(); });
+  m.def("_generation", []() { return g_generation; });
+  m.def("initialized", []() { return (bool)dart_initialized(); },
+        "True between dartpy.init() and dartpy.exit().");
+  m.def("abort", [](int code) {
+    py::module_::import("sys").attr("stdout").attr("flush")();
+    py::module_::import("sys").attr("stderr").attr("flush")();
+    dart_abort(code);
+  }, py::arg("errorcode") = 1, "Abort all units of the job (MPI_Abort) with errorcode.");
+  m.def("myid", []() {
+    dart_global_unit_t u;
+    check(dart_myid(&u), "dart_myid");
+    return u.id;
+  }, "Global id (0-based) of the calling unit.");
+  m.def("size", []() {
+    size_t n = 0;
+    check(dart_size(&n), "dart_size");
+    return n;
+  }, "Number of units in DART_TEAM_ALL.");
+  m.def("config_string", []() { return std::string(dart_config_string()); });
+  m.def("mpi_version", []() { return std::string(dart_mpi_version()); },
+        "Version of the DART-MPI library (dart_mpi_version).");
+  m.def("node_count", []() {
+    size_t n = 0;
+    check(dart_node_count(&n), "dart_node_count");
+    return n;
+  });
+  m.def("unit_node", [](int unit) {
+    int32_t node = -1;
+    check(dart_unit_node(dart_global_unit_t{unit}, &node), "dart_unit_node");
+    return node;
+  }, py::arg("unit"));
+  m.def("units_per_node_emulation", []() {
+    int32_t k = 0;
+    check(dart_units_per_node_emulation(&k), "dart_units_per_node_emulation");
+    return k;
+  });
+  m.def("mpi_info", []() {
+    py::dict d;
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    MPI_Get_library_version(lib, &len);
+    int ver = 0, sub = 0;
+    MPI_Get_version(&ver, &sub);
+    d["library_version"] = std::string(lib, (size_t)std::max(len, 0));
+    d["standard"] = std::to_string(ver) + "." + std::to_string(sub);
+    int inited = 0, finalized = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&finalized);
+    d["initialized"] = (bool)inited;
+    d["finalized"] = (bool)finalized;
+    if (inited && !finalized) {
+      int level = 0;
+      MPI_Query_thread(&level);
+      d["thread_level"] = thread_level_name(level);
+    } else {
+      d["thread_level"] = py::none();
+    }
+    d["started_by_dartpy"] = g_mpi_started;
+    return d;
+  }, "MPI library version string, standard version and thread level.");
+  m.def("build_info", []() {
+    py::dict d;
+    d["mpi_flavor"] = DARTPY_MPI_FLAVOR;
+    d["mpicc"] = DARTPY_MPICC;
+    d["mpiexec"] = DARTPY_MPIEXEC;
+    d["version"] = DARTPY_VERSION;
+    d["dart_interface"] = DART_VERSION_STR;
+    return d;
+  }, "How this extension was built: MPI flavor, MPI compiler wrapper and launcher.");
+}
+
+}  // namespace dartpy
