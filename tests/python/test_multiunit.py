@@ -56,6 +56,17 @@ def test_error_paths(n, upn):
     check_scenario("errors.py", "errors", n, upn)
 
 
+COLLECTIVE_ARGS = [(2, None), (3, None), (3, 1)]
+
+
+@pytest.mark.parametrize("n,upn", COLLECTIVE_ARGS, ids=ids(COLLECTIVE_ARGS))
+def test_collective_argument_errors_raise_on_every_unit(n, upn):
+    """Bad arguments on some units only (team_create with no group or a destroyed one,
+    allgatherv counts, the root's buffer of scatter/gather/reduce): every unit raises, no
+    unit hangs (the job's timeout), and the units stay in step."""
+    check_scenario("errors.py", "collective_args", n, upn)
+
+
 INTEROP = [(2, None), (3, 1)]
 
 

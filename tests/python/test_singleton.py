@@ -404,6 +404,20 @@ def test_error_codes_and_messages(d):
         d.team_destroy(d.TEAM_ALL)
 
 
+def test_dart_error_is_a_picklable_python_class(d):
+    assert issubclass(d.DartError, RuntimeError) and d.DartError.__doc__
+    assert d.DartError.__module__ == "dartpy._errors"
+    with pytest.raises(d.DartError) as e:
+        d.team_size(999)
+    err = e.value
+    assert err.code == d.ERR_NOTFOUND and err.detail and err.detail in str(err)
+    back = pickle.loads(pickle.dumps(err))
+    assert type(back) is d.DartError and str(back) == str(err)
+    assert (back.code, back.detail, back.args) == (err.code, err.detail, err.args)
+    made = d.DartError("message", d.ERR_INVAL, "detail")
+    assert (made.code, made.detail, str(made)) == (d.ERR_INVAL, "detail", "message")
+
+
 def test_excepthook_install_and_opt_out(monkeypatch, capsys):
     original = sys.excepthook
     dart.init()

@@ -83,6 +83,68 @@ def errors():
     raises(dart.DartError, dart.myid, code=dart.ERR_NOTINIT)
 
 
+def collective_args():
+    """Argument errors that only some units make in a collective call: every unit raises
+    (the others a DartError naming "another unit"), none hangs, and afterwards all units
+    are still in step."""
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    last = n - 1
+    others = dict(code=dart.ERR_INVAL, match="another unit")
+
+    def in_step(tag: int) -> None:
+        got = np.zeros(1, np.int64)
+        dart.allreduce(np.array([tag], np.int64), got, dart.OP_SUM)
+        assert got[0] == tag * n, (tag, got)
+
+    # team_create: the last unit passes something that is no group
+    grp = dart.team_get_group(dart.TEAM_ALL)
+    if me == last:
+        raises(TypeError, dart.team_create, dart.TEAM_ALL, [0], match="'group'")
+    else:
+        raises(dart.DartError, dart.team_create, dart.TEAM_ALL, grp, **others)
+    in_step(1)
+    # team_create: unit 0 passes a destroyed group (the core's check)
+    mine = dart.team_get_group(dart.TEAM_ALL)
+    if me == 0:
+        mine.destroy()
+        raises(dart.DartError, dart.team_create, dart.TEAM_ALL, mine, code=dart.ERR_INVAL,
+               match="not a live group")
+    elif n > 1:
+        raises(dart.DartError, dart.team_create, dart.TEAM_ALL, mine, **others)
+    in_step(2)
+    # allgatherv: unit 0 passes one count too few
+    counts = [2] * n
+    displs = [2 * u for u in range(n)]
+    out = np.zeros(2 * n)
+    if me == 0:
+        raises(ValueError, dart.allgatherv, np.ones(2), out, counts[1:], displs,
+               match="nrecvelem")
+    elif n > 1:
+        raises(dart.DartError, dart.allgatherv, np.ones(2), out, counts, displs, **others)
+    in_step(3)
+    # rooted collectives: only the root's extra buffer is wrong
+    root = last
+    if me == root:
+        raises(ValueError, dart.scatter, np.zeros(n), np.zeros(2), root, match="sendbuf")
+        raises(ValueError, dart.gather, np.zeros(2), np.zeros(2 * n + 1), root,
+               match="recvbuf")
+        raises(ValueError, dart.reduce, np.zeros(2), np.zeros(3), dart.OP_SUM, root,
+               match="differ in size")
+    else:
+        raises(dart.DartError, dart.scatter, None, np.zeros(2), root, **others)
+        raises(dart.DartError, dart.gather, np.zeros(2), None, root, **others)
+        raises(dart.DartError, dart.reduce, np.zeros(2), None, dart.OP_SUM, root, **others)
+    in_step(4)
+    # a root out of range is the core's check, on every unit
+    raises(dart.DartError, dart.scatter, None, np.zeros(2), n, code=dart.ERR_INVAL,
+           match="root")
+    in_step(5)
+    grp.destroy()
+    done("collective_args")
+    dart.exit()
+
+
 def abort():
     """The last unit raises while the others wait in a barrier: the excepthook aborts."""
     say(f"PID {os.getpid()}")
@@ -150,6 +212,6 @@ def no_abort():
 
 
 if __name__ == "__main__":
-    main({"errors": errors, "abort": abort, "abort_in_with": abort_in_with,
+    main({"errors": errors, "collective_args": collective_args, "abort": abort, "abort_in_with": abort_in_with,
           "abort_thread": abort_thread,
           "no_abort": no_abort})
