@@ -11,9 +11,7 @@ _TeamLike = Union["Team", int]
 _OpLike = Union["Op", int]
 _Shape = Union[int, Sequence[int]]
 
-class DartError(RuntimeError):
-    code: Optional[int]
-    detail: str
+# DartError is dartpy._errors.DartError (a Python class the extension raises).
 
 __version__: str
 VERSION: str
