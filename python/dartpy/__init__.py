@@ -290,7 +290,8 @@ def ones(team: Any, shape: ShapeLike, dtype: Any = np.float64) -> Allocation:
 
 
 def info() -> dict:
-    """Runtime facts: MPI library, thread level, units, nodes, emulation, windows, version."""
+    """Runtime facts: MPI library, thread level, units, nodes, emulation, MPI workarounds,
+    version."""
     d: dict = {"dartpy": __version__, "dart_interface": _core.VERSION,
                "dart_mpi": _core.mpi_version(), "build": _core.build_info(),
                "mpi": _core.mpi_info()}
@@ -299,6 +300,6 @@ def info() -> dict:
         d.update(units=n, nodes=_core.node_count(),
                  units_per_node_emulation=_core.units_per_node_emulation(),
                  unit_nodes=[_core.unit_node(u) for u in range(n)],
-                 config=_core.config_string())
+                 config=_core.config_string(), mpi_quirks=_core.mpi_quirks())
     return d
 

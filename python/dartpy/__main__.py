@@ -40,6 +40,10 @@ def _print_info() -> int:
         print("windows: MPI_Win_allocate_shared per node (load/store within a node) + "
               "MPI_Win_create per segment when a team spans nodes; one lock_all epoch per "
               "window, flush-based completion")
+        quirks = info["mpi_quirks"]
+        print(f"MPI workarounds: {len(quirks) if quirks else 'none'}")
+        for q in quirks:
+            print(f"  {q}")
         print(f"runtime: {info['config']}")
     sys.stdout.flush()
     dartpy.exit()

@@ -143,6 +143,18 @@ void bind_init(py::module_ &m) {
     return n;
   }, "Number of units in DART_TEAM_ALL.");
   m.def("config_string", []() { return std::string(dart_config_string()); });
+  m.def("mpi_quirks", []() {
+    py::list out;
+    std::string all = dart_mpi_quirks();
+    for (size_t pos = 0; pos < all.size();) {
+      size_t end = all.find('\n', pos);
+      if (end == std::string::npos) end = all.size();
+      if (end > pos) out.append(all.substr(pos, end - pos));
+      pos = end + 1;
+    }
+    return out;
+  }, "The workarounds for defects of this MPI library that DART applies, one line each "
+     "(dart_mpi_quirks; empty before init).");
   m.def("mpi_version", []() { return std::string(dart_mpi_version()); },
         "Version of the DART-MPI library (dart_mpi_version).");
   m.def("node_count", []() {

@@ -167,7 +167,9 @@ Buffer describe(py::handle obj, bool writable, bool contiguous_only, const char 
     str.push_back(1);
   }
   for (int i = p->nd; i-- > 0;) {
-    if (p->strides[i] % elem != 0)  // NumPy allows byte strides; DART counts elements
+    // NumPy allows byte strides; DART counts elements (a dimension of extent 1 is
+    // dropped by the engine, whatever its stride)
+    if (p->dimensions[i] > 1 && p->strides[i] % elem != 0)
       throw py::value_error(std::string(fn) + ": argument '" + arg + "': strides are not a "
                             "multiple of the item size; pass numpy.ascontiguousarray(...) "
                             "instead");

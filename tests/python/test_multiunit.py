@@ -162,6 +162,7 @@ def test_info(n, upn):
     else:
         assert "nodes: 1 (node emulation: off)" in out
     assert "windows: MPI_Win_allocate_shared" in out
+    assert re.search(r"^MPI workarounds: (none|\d+)$", out, re.M), out
     assert f"DART interface {dartpy.VERSION}" in out
     assert out.count("dartpy ") == 1  # only unit 0 prints
     assert os.path.basename(dartpy.build_info()["mpiexec"]) in out
