@@ -58,13 +58,11 @@ std::vector<py::ssize_t> parse_shape(py::handle shape, const char *fn) {
   return out;
 }
 
-
 py::ssize_t shape_size(const std::vector<py::ssize_t> &shape) {
   py::ssize_t n = 1;
   for (auto v : shape) n *= v;
   return n;
 }
-
 
 std::string views_alive_msg(const char *fn, long n) {
   return std::string(fn) + ": " + std::to_string(n) +
@@ -77,13 +75,13 @@ bool team_is_live(dart_team_t team) {
   return dart_team_myid(team, &me) == DART_OK;
 }
 
-// Collective frees: team_memfree / team_memderegister.
 }  // namespace
+
+// ---- records ------------------------------------------------------------------------
 
 uint32_t seg_key(int16_t team, int16_t seg) {
   return ((uint32_t)(uint16_t)team << 16) | (uint32_t)(uint16_t)seg;
 }
-
 
 std::shared_ptr<SegRecord> find_record(int16_t team, int16_t seg, int unit, uint64_t offset) {
   if (seg == DART_SEGMENT_LOCAL && team == DART_TEAM_ALL) {
@@ -113,7 +111,6 @@ int gptr_slot(const Gptr &gp) {
   auto it = g_segs.find(seg_key(f.teamid, f.segid));
   return it == g_segs.end() ? S_NONE : it->second->slot;
 }
-
 
 void records_start_cycle() {
   g_pool_other = new_record(DART_TEAM_ALL, DART_SEGMENT_LOCAL, S_NONE, 0);
@@ -150,10 +147,9 @@ long views_anywhere(dart_team_t team, long mine, const char *fn) {
     Nogil ng;
     rc = dart_allreduce(&in, &out, 1, DART_TYPE_LONGLONG, DART_OP_MAX, team);
   }
-  if (rc != DART_OK) raise_dart(rc, fn);
+  check(rc, fn);
   return (long)out;
 }
-
 
 void team_segments_check_views(dart_team_t team, const char *fn) {
   if (team == DART_TEAM_ALL || !team_is_live(team)) return;  // the core reports those
@@ -186,6 +182,8 @@ void team_segments_forget(dart_team_t team) {
     }
   }
 }
+
+// ---- allocations, frees and views --------------------------------------------------
 
 namespace {
 
@@ -256,6 +254,7 @@ void memfree(const Gptr &gp) {
   }
 }
 
+// Collective frees: team_memfree / team_memderegister.
 void team_free(const Gptr &gp, bool registered) {
   const char *fn = registered ? "dart_team_memderegister" : "dart_team_memfree";
   GptrFields f = fields(gp.g);
