@@ -217,7 +217,8 @@ def cycles():
         g = dart.Group()
         dart.exit()
         assert not dart.initialized()
-        raises(dart.DartError, dart.get_blocking, h, b, code=dart.ERR_NOTINIT)
+        raises(dart.DartError, dart.get_blocking, np.zeros(2, np.int8), b,
+               code=dart.ERR_NOTINIT)
         del g  # a group of a finished cycle is dropped silently
     dart.init()
     done("cycles")
