@@ -42,22 +42,19 @@ void add_slot(char ch, dart_datatype_t xfer, size_t mult, dart_datatype_t arith,
 
 // ---- array layouts ---------------------------------------------------------------------
 
-// A layout the core cannot describe: ValueError naming the argument (with the core's
-// reason); any other failure is a DartError.
-[[noreturn]] void layout_error(dart_ret_t rc, const char *fn, const char *arg) {
-  if (rc != DART_ERR_INVAL) raise_dart(rc, fn);
-  throw py::value_error(std::string(fn) + ": argument '" + arg + "': " + dart_error_detail() +
-                        "; pass numpy.ascontiguousarray(...) instead");
-}
-
+// The core's type for a layout. One it cannot describe is a ValueError naming the
+// argument, with the core's reason (and, for an array, the way out); any other failure
+// is a DartError.
 dart_datatype_t from_layout(dart_datatype_t elem, const std::vector<size_t> &ext,
                             const std::vector<ptrdiff_t> &str, const char *fn,
-                            const char *arg) {
+                            const char *arg, bool array) {
   dart_datatype_t t = DART_TYPE_UNDEFINED;
   size_t n = 0;
   dart_ret_t rc = dart_type_from_layout(elem, (int)ext.size(), ext.data(), str.data(), &t, &n);
-  if (rc != DART_OK) layout_error(rc, fn, arg);
-  return t;
+  if (rc == DART_OK) return t;
+  if (rc != DART_ERR_INVAL) raise_dart(rc, fn);
+  throw py::value_error(std::string(fn) + ": argument '" + arg + "': " + dart_error_detail() +
+                        (array ? "; pass numpy.ascontiguousarray(...) instead" : ""));
 }
 
 }  // namespace
@@ -176,7 +173,7 @@ Buffer describe(py::handle obj, bool writable, bool contiguous_only, const char 
     ext.push_back((size_t)p->dimensions[i]);
     str.push_back((ptrdiff_t)(p->strides[i] / elem));
   }
-  b.type = from_layout(si.xfer, ext, str, fn, arg);
+  b.type = from_layout(si.xfer, ext, str, fn, arg, true);
   b.contiguous = b.type == si.xfer;
   return b;
 }
@@ -193,7 +190,7 @@ dart_datatype_t remote_type(int slot, size_t stride, size_t blocklen, size_t nel
   // Two dimensions: blocks of blocklen elements, stride elements apart.
   std::vector<size_t> ext{blocklen * si.mult, nelem / si.mult / blocklen};
   std::vector<ptrdiff_t> str{1, (ptrdiff_t)(stride * si.mult)};
-  return from_layout(si.xfer, ext, str, fn, "remote_stride");
+  return from_layout(si.xfer, ext, str, fn, "remote_stride", false);
 }
 
 void layout_release(dart_datatype_t type) {
