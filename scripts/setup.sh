@@ -89,7 +89,7 @@ for mpi in $MPIS; do
     fi
   fi
 
-  if ! cmake --build "$build" -j2; then
+  if ! cmake --build "$build" -j"$(nproc)"; then
     log "$mpi: build FAILED"
     failed+=("$mpi"); continue
   fi
