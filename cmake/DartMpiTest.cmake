@@ -9,7 +9,8 @@
 #   <name>.n<units>            (UPN none or "")
 #   <name>.n<units>.upn<k>     DART_UNITS_PER_NODE=<k> on every rank
 #   <name>.n4.fakehosts        FAKE_HOSTS, MPICH only: two emulated hosts of 2 ranks each
-# PROCESSORS (what a test reserves under ctest -j) is min(units, cores of this machine).
+# PROCESSORS (what a test reserves under ctest -j) is min(units, cores of this machine):
+# dart_test_processors(<out> <units>) gives it to tests registered otherwise.
 # Command: ${MPIEXEC_EXECUTABLE} <flavor flags> [<env flags>] -n <units> <exe> <args>, the
 # flavor's flags and environment as python/dartpy/launch.py gives them (see below).
 # Labels added automatically: <flavor>, n<units>, upn<k>, fakehosts.
@@ -41,6 +42,15 @@ cmake_host_system_information(RESULT DART_HOST_CORES QUERY NUMBER_OF_LOGICAL_COR
 if(NOT DART_HOST_CORES OR DART_HOST_CORES LESS 1)
   set(DART_HOST_CORES 1)
 endif()
+
+# <out> = the PROCESSORS a test of <units> processes reserves: min(units, cores).
+function(dart_test_processors out units)
+  if(units GREATER DART_HOST_CORES)
+    set(${out} ${DART_HOST_CORES} PARENT_SCOPE)
+  else()
+    set(${out} ${units} PARENT_SCOPE)
+  endif()
+endfunction()
 
 # Defines DART_LAUNCH_* in the caller's scope (asks launch.py once per configure run).
 macro(_dart_launch_facts)
@@ -135,11 +145,7 @@ function(dart_add_mpi_test)
 
   foreach(units IN LISTS ARG_UNITS)
     # A job of more units than cores reserves all cores (and runs oversubscribed).
-    if(units GREATER DART_HOST_CORES)
-      set(procs ${DART_HOST_CORES})
-    else()
-      set(procs ${units})
-    endif()
+    dart_test_processors(procs ${units})
     foreach(upn IN LISTS upn_list)
       set(env_flags "")
       set(env ${DART_LAUNCH_ENV})
@@ -172,11 +178,7 @@ function(dart_add_mpi_test)
   if(ARG_FAKE_HOSTS AND DART_LAUNCH_HOSTS)
     set(name "${ARG_NAME}.n4.fakehosts")
     string(REPLACE "@HOSTS@" "nodeA:2,nodeB:2" hosts_flags "${DART_LAUNCH_HOSTS}")
-    if(DART_HOST_CORES LESS 4)
-      set(procs ${DART_HOST_CORES})
-    else()
-      set(procs 4)
-    endif()
+    dart_test_processors(procs 4)
     add_test(NAME ${name}
       COMMAND "${MPIEXEC_EXECUTABLE}" ${DART_LAUNCH_FLAGS} ${hosts_flags}
               ${np_flag} 4 ${MPIEXEC_PREFLAGS}
