@@ -39,20 +39,13 @@ module dart
   public :: DART_TEAM_KIND, DART_DATATYPE_KIND, DART_OPERATION_KIND, DART_UNIT_KIND
   public :: dart_gptr, dart_handle, dart_group, dart_lock
   public :: DART_GPTR_NULL, DART_HANDLE_NULL, DART_GROUP_NULL, DART_LOCK_NULL
-  public :: DART_OK, DART_PENDING, DART_ERR_INVAL, DART_ERR_NOTFOUND, DART_ERR_NOTINIT
-  public :: DART_ERR_NOMEM, DART_ERR_OTHER
+  ! The return codes, DART_TYPE_* and DART_OP_* of dart_tables.h (generated).
+#include "dart_tables_public.inc"
   public :: DART_EXIT_SUCCESS, DART_EXIT_ABORT, DART_EXIT_ASSERT
   public :: DART_THREAD_SINGLE, DART_THREAD_MULTIPLE
   public :: DART_TEAM_ALL, DART_TEAM_NULL, DART_UNDEFINED_TEAM_ID, DART_UNDEFINED_UNIT_ID
   public :: DART_SEGMENT_LOCAL
-  public :: DART_TYPE_UNDEFINED, DART_TYPE_BYTE, DART_TYPE_SHORT, DART_TYPE_INT
-  public :: DART_TYPE_UINT, DART_TYPE_LONG, DART_TYPE_ULONG, DART_TYPE_LONGLONG
-  public :: DART_TYPE_ULONGLONG, DART_TYPE_FLOAT, DART_TYPE_DOUBLE, DART_TYPE_LONG_DOUBLE
-  public :: DART_TYPE_LAST, DART_TYPE_SIZET
-  public :: DART_OP_UNDEFINED, DART_OP_MIN, DART_OP_MAX, DART_OP_MINMAX, DART_OP_SUM
-  public :: DART_OP_PROD, DART_OP_BAND, DART_OP_LAND, DART_OP_BOR, DART_OP_LOR
-  public :: DART_OP_BXOR, DART_OP_LXOR, DART_OP_REPLACE, DART_OP_NO_OP, DART_OP_LAST
-  public :: DART_OP_MINMAX_MIN, DART_OP_MINMAX_MAX
+  public :: DART_TYPE_SIZET, DART_OP_MINMAX_MIN, DART_OP_MINMAX_MAX
 
   ! ---- buffer wrappers (generics from the dart_buf_* modules, extended below) ----------
   public :: dart_put, dart_get, dart_put_blocking, dart_get_blocking

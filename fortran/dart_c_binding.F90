@@ -65,14 +65,9 @@ module dart_c_binding
   ! ---------------------------------------------------------------------------------------
   ! Named constants (values of dart_types.h and friends)
   ! ---------------------------------------------------------------------------------------
-  ! Return codes (dart_ret_t).
-  integer, parameter, public :: DART_OK = 0
-  integer, parameter, public :: DART_PENDING = 1
-  integer, parameter, public :: DART_ERR_INVAL = 2
-  integer, parameter, public :: DART_ERR_NOTFOUND = 3
-  integer, parameter, public :: DART_ERR_NOTINIT = 4
-  integer, parameter, public :: DART_ERR_NOMEM = 5
-  integer, parameter, public :: DART_ERR_OTHER = 999
+  ! Return codes, basic datatypes, operations and the kinds of the basic types: generated
+  ! at build time from the X-macro lists of dart_tables.h (cmake/DartTables.cmake).
+#include "dart_tables.inc"
 
   ! Exit codes.
   integer, parameter, public :: DART_EXIT_SUCCESS = 0
@@ -90,39 +85,11 @@ module dart_c_binding
   integer(DART_UNIT_KIND), parameter, public :: DART_UNDEFINED_UNIT_ID = -1_DART_UNIT_KIND
   integer(c_int16_t), parameter, public :: DART_SEGMENT_LOCAL = 0_c_int16_t
 
-  ! Basic datatypes (dart_datatype_t).
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_UNDEFINED = 0
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_BYTE = 1
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SHORT = 2
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_INT = 3
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_UINT = 4
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONG = 5
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_ULONG = 6
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONGLONG = 7
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_ULONGLONG = 8
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_FLOAT = 9
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_DOUBLE = 10
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONG_DOUBLE = 11
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LAST = 12
-  !> The basic type of size_t (64-bit here).
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SIZET = DART_TYPE_ULONGLONG
+  !> The basic type of size_t (as dart_types.h: unsigned long if size_t has 32 bits,
+  !> unsigned long long if it has 64).
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SIZET = &
+    merge(DART_TYPE_ULONG, DART_TYPE_ULONGLONG, bit_size(0_c_size_t) == 32)
 
-  ! Operations (dart_operation_t).
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_UNDEFINED = 0
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MIN = 1
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MAX = 2
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MINMAX = 3
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_SUM = 4
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_PROD = 5
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BAND = 6
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LAND = 7
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BOR = 8
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LOR = 9
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BXOR = 10
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LXOR = 11
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_REPLACE = 12
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_NO_OP = 13
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LAST = 14
   !> Index of the minimum / maximum inside a DART_OP_MINMAX pair, 0-based as in C: in a
   !> Fortran array with lower bound 1 the minimum of pair i is x(2*i-1), the maximum x(2*i).
   integer, parameter, public :: DART_OP_MINMAX_MIN = 0
