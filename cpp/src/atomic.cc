@@ -22,44 +22,25 @@ using namespace dart::detail;
 
 namespace {
 
-bool is_integer(dart_datatype_t t) { return t >= DART_TYPE_BYTE && t <= DART_TYPE_ULONGLONG; }
-bool is_float(dart_datatype_t t) { return t >= DART_TYPE_FLOAT && t <= DART_TYPE_LONG_DOUBLE; }
-
 // MPI type for atomics: MPI_BYTE allows no arithmetic, so bytes are signed chars.
-MPI_Datatype atomic_type(const Datatype &t) {
-  return t.base == DART_TYPE_BYTE ? MPI_SIGNED_CHAR : t.mpi_elem;
-}
+MPI_Datatype atomic_type(const Datatype &t) { return basic_mpi_arith_type(t.base); }
 
+// The MPI operation of a DART operation in an atomic on dtype (dart_tables.h says which
+// operations atomics accept and which need an integer type).
 dart_ret_t atomic_op(dart_operation_t op, dart_datatype_t dtype, bool fetching, MPI_Op *mop,
                      const char *fn) {
-  bool numeric_ok = is_integer(dtype) || is_float(dtype);
-  bool ok = true;
-  switch (op) {
-    case DART_OP_MIN: *mop = MPI_MIN; ok = numeric_ok; break;
-    case DART_OP_MAX: *mop = MPI_MAX; ok = numeric_ok; break;
-    case DART_OP_SUM: *mop = MPI_SUM; ok = numeric_ok; break;
-    case DART_OP_PROD: *mop = MPI_PROD; ok = numeric_ok; break;
-    case DART_OP_BAND: *mop = MPI_BAND; ok = is_integer(dtype); break;
-    case DART_OP_BOR: *mop = MPI_BOR; ok = is_integer(dtype); break;
-    case DART_OP_BXOR: *mop = MPI_BXOR; ok = is_integer(dtype); break;
-    case DART_OP_LAND: *mop = MPI_LAND; ok = is_integer(dtype); break;
-    case DART_OP_LOR: *mop = MPI_LOR; ok = is_integer(dtype); break;
-    case DART_OP_LXOR: *mop = MPI_LXOR; ok = is_integer(dtype); break;
-    case DART_OP_REPLACE: *mop = MPI_REPLACE; break;
-    case DART_OP_NO_OP:
-      *mop = MPI_NO_OP;
-      if (!fetching)
-        return fail(DART_ERR_INVAL, fn, "DART_OP_NO_OP is only valid for dart_fetch_and_op");
-      break;
-    default:
-      return fail(DART_ERR_INVAL, fn,
-                  "operation %ld is not allowed in atomics (MPI accepts only predefined "
-                  "operations other than MINMAX)", (long)op);
-  }
-  if (!ok)
+  const unsigned flags = op_flags(op);
+  if (!(flags & DART_OPF_ATOMIC))
+    return fail(DART_ERR_INVAL, fn,
+                "operation %ld is not allowed in atomics (MPI accepts only predefined "
+                "operations other than MINMAX)", (long)op);
+  if ((flags & DART_OPF_FETCH) && !fetching)
+    return fail(DART_ERR_INVAL, fn, "DART_OP_NO_OP is only valid for dart_fetch_and_op");
+  if ((flags & DART_OPF_INTEGER) && !kBasicInteger[dtype])
     return fail(DART_ERR_INVAL, fn,
                 "operation %ld is not defined for this datatype (bitwise and logical "
                 "operations need an integer type)", (long)op);
+  *mop = op_mpi(op);
   return DART_OK;
 }
 
@@ -75,8 +56,9 @@ dart_ret_t prepare_atomic(const dart_gptr_t &gp, size_t nelem, dart_datatype_t d
   return resolve(gp, nelem * (*t)->elem_size, fn, tg);
 }
 
-// Open MPI's osc rdma: the window behind teams spanning nodes and registered memory.
-bool ompi_rdma(const Target &tg) { return g->open_mpi && tg.win != tg.seg->shm_win; }
+// A window that is not the shared-memory one (teams spanning nodes, registered memory):
+// Open MPI serves it with osc/rdma, the component of the ompi-rdma-* quirks.
+bool rdma_window(const Target &tg) { return tg.win != tg.seg->shm_win; }
 
 // Registered memory of a one-unit team has no MPI window (globmem.cc): only this process
 // reaches it, so its atomics are plain read-modify-writes under one process-wide mutex
@@ -193,19 +175,16 @@ bool cpu_run(dart_operation_t op, char *dst, const void *values, size_t nelem, v
 // at the top); false: it takes the MPI path. values may be NULL only for NO_OP.
 bool cpu_atomic(dart_datatype_t t, dart_operation_t op, char *dst, const void *values,
                 size_t nelem, void *fetched) {
-  switch (t) {
-    case DART_TYPE_BYTE: return cpu_run<signed char>(op, dst, values, nelem, fetched);
-    case DART_TYPE_SHORT: return cpu_run<short>(op, dst, values, nelem, fetched);
-    case DART_TYPE_INT: return cpu_run<int>(op, dst, values, nelem, fetched);
-    case DART_TYPE_UINT: return cpu_run<unsigned>(op, dst, values, nelem, fetched);
-    case DART_TYPE_LONG: return cpu_run<long>(op, dst, values, nelem, fetched);
-    case DART_TYPE_ULONG: return cpu_run<unsigned long>(op, dst, values, nelem, fetched);
-    case DART_TYPE_LONGLONG: return cpu_run<long long>(op, dst, values, nelem, fetched);
-    case DART_TYPE_ULONGLONG: return cpu_run<unsigned long long>(op, dst, values, nelem, fetched);
-    case DART_TYPE_FLOAT: return cpu_run<float>(op, dst, values, nelem, fetched);
-    case DART_TYPE_DOUBLE: return cpu_run<double>(op, dst, values, nelem, fetched);
-    default: return false;  // long double: no instruction of its width; MPI path
-  }
+  return with_basic_ctype(t, [&](auto *tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    if constexpr (std::is_void_v<T>) {
+      return false;
+    } else if constexpr (sizeof(T) > 8) {
+      return false;  // long double: no instruction of its width; MPI path
+    } else {
+      return cpu_run<T>(op, dst, values, nelem, fetched);
+    }
+  });
 }
 
 template <typename W>
@@ -233,10 +212,9 @@ bool cpu_cas(size_t size, char *dst, const void *value, const void *compare, voi
 // One compare-and-swap of `size` bytes at tg.disp + off, completed at the target.
 dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt,
                    const void *value, const void *compare, void *result, const char *fn) {
-  if (DART_UNLIKELY(size == 8 && ompi_rdma(tg) && tg.rank == tg.seg->team->myid &&
-                    tg.direct != nullptr)) {
-    // Open MPI 4.1's osc rdma crashes in a 64-bit MPI_Compare_and_swap to the calling
-    // process itself (btl vader has no endpoint for self). Other processes' atomics on
+  if (DART_UNLIKELY(size == 8 && quirk(Quirk::OmpiRdmaCas64Self) && rdma_window(tg) &&
+                    tg.rank == tg.seg->team->myid && tg.direct != nullptr)) {
+    // Quirk ompi-rdma-cas64-self (quirks.h). Other processes' atomics on
     // this word are executed here, at the target, by vader with CPU atomic instructions,
     // so the calling unit performs its own compare-and-swap with the same kind of
     // instruction: atomic with respect to those. Pending operations to self complete
@@ -256,12 +234,9 @@ dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt,
   return DART_OK;
 }
 
-// Open MPI 4.1's osc rdma gets MPI_LAND, MPI_LOR and MPI_LXOR wrong on 4- and 8-byte
-// integers (the fetched value is 0 and the target keeps its value; a raw MPI program
-// shows it). Under Open MPI those operations on such windows are a compare-and-swap loop.
-bool logical_op(dart_operation_t op) {
-  return op == DART_OP_LAND || op == DART_OP_LOR || op == DART_OP_LXOR;
-}
+// Quirk ompi-rdma-logical-ops (quirks.h): MPI_LAND, MPI_LOR and MPI_LXOR on 4- and 8-byte
+// integers on such windows are a compare-and-swap loop.
+bool logical_op(dart_operation_t op) { return (op_flags(op) & DART_OPF_LOGICAL) != 0; }
 
 template <typename W> W logical_apply(dart_operation_t op, W a, W b) {
   bool x = a != 0, y = b != 0;
@@ -299,31 +274,25 @@ dart_ret_t logical_dispatch(const Target &tg, const Datatype &t, const void *val
 }
 
 bool needs_logical_emulation(const Target &tg, const Datatype &t, dart_operation_t op) {
-  return DART_UNLIKELY(logical_op(op) && ompi_rdma(tg) && (t.elem_size == 4 || t.elem_size == 8));
+  return DART_UNLIKELY(logical_op(op) && quirk(Quirk::OmpiRdmaLogicalOps) && rdma_window(tg) &&
+                       (t.elem_size == 4 || t.elem_size == 8));
 }
 
 // The MPI operation of a DART operation on the fast path of atomics (a basic type, see
 // fast_target). false sends the call down the general path, which reports the errors and
 // handles NO_OP outside fetch_and_op and the logical operations (Open MPI).
 inline bool fast_op(dart_operation_t op, dart_datatype_t t, bool fetching, MPI_Op *mop) {
-  const bool integer = t <= DART_TYPE_ULONGLONG;
-  switch (op) {
-    case DART_OP_MIN: *mop = MPI_MIN; return true;
-    case DART_OP_MAX: *mop = MPI_MAX; return true;
-    case DART_OP_SUM: *mop = MPI_SUM; return true;
-    case DART_OP_PROD: *mop = MPI_PROD; return true;
-    case DART_OP_BAND: *mop = MPI_BAND; return integer;
-    case DART_OP_BOR: *mop = MPI_BOR; return integer;
-    case DART_OP_BXOR: *mop = MPI_BXOR; return integer;
-    case DART_OP_REPLACE: *mop = MPI_REPLACE; return true;
-    case DART_OP_NO_OP: *mop = MPI_NO_OP; return fetching;
-    default: return false;
-  }
+  const unsigned flags = op_flags(op);
+  if (!(flags & DART_OPF_ATOMIC) || (flags & DART_OPF_LOGICAL)) return false;
+  if ((flags & DART_OPF_FETCH) && !fetching) return false;
+  if ((flags & DART_OPF_INTEGER) && !kBasicInteger[t]) return false;
+  *mop = op_mpi(op);
+  return true;
 }
 
 // MPI type of a basic type in atomics: bytes are signed chars (no arithmetic on MPI_BYTE).
-inline MPI_Datatype fast_atomic_type(const Fast &f, dart_datatype_t t) {
-  return t == DART_TYPE_BYTE ? MPI_SIGNED_CHAR : f.type;
+inline MPI_Datatype fast_atomic_type(const Fast &, dart_datatype_t t) {
+  return basic_mpi_arith_type(t);
 }
 
 dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_datatype_t dtype,
@@ -416,11 +385,11 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
                                  void *result, dart_datatype_t dtype) {
   const char *fn = "dart_compare_and_swap";
   Fast f;
-  // Open MPI's 64-bit compare-and-swap to oneself on an rdma window takes the general
-  // path (cas_one).
+  // Quirk ompi-rdma-cas64-self: a 64-bit compare-and-swap to oneself on an rdma window
+  // takes the general path (cas_one).
   if (value != nullptr && compare != nullptr && dtype <= DART_TYPE_ULONGLONG &&
       fast_target<true>(gptr, result, 1, dtype, dtype, &f) &&
-      !(g->open_mpi && f.rdma_self && f.bytes == 8)) {
+      !(f.rdma_self && f.bytes == 8 && quirk(Quirk::OmpiRdmaCas64Self))) {
     if (f.cpu_atomics && f.direct != nullptr && cpu_cas(f.bytes, f.direct, value, compare, result))
       return DART_OK;
     DART_MPI(MPI_Compare_and_swap(value, compare, result, fast_atomic_type(f, dtype), f.rank,
@@ -431,7 +400,7 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
   const Datatype *t = nullptr;
   Target tg;
   DART_TRY(prepare_atomic(gptr, 1, dtype, fn, &t, &tg));
-  if (!is_integer(dtype))
+  if (!kBasicInteger[dtype])
     return fail(DART_ERR_INVAL, fn, "compare-and-swap needs an integer datatype (MPI rule)");
   if (value == nullptr || compare == nullptr || result == nullptr)
     return fail(DART_ERR_INVAL, fn, "value, compare and result must not be NULL");

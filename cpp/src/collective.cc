@@ -89,27 +89,17 @@ dart_ret_t reduce_op(dart_operation_t op, dart_datatype_t dtype, const Datatype 
   if (op > DART_OP_UNDEFINED && op < DART_OP_LAST) {
     if (t.kind != Datatype::Basic)
       return fail(DART_ERR_INVAL, fn, "predefined operations need a basic dtype");
-    switch (op) {
-      case DART_OP_MIN: *mop = MPI_MIN; break;
-      case DART_OP_MAX: *mop = MPI_MAX; break;
-      case DART_OP_SUM: *mop = MPI_SUM; break;
-      case DART_OP_PROD: *mop = MPI_PROD; break;
-      case DART_OP_BAND: *mop = MPI_BAND; break;
-      case DART_OP_LAND: *mop = MPI_LAND; break;
-      case DART_OP_BOR: *mop = MPI_BOR; break;
-      case DART_OP_LOR: *mop = MPI_LOR; break;
-      case DART_OP_BXOR: *mop = MPI_BXOR; break;
-      case DART_OP_LXOR: *mop = MPI_LXOR; break;
-      case DART_OP_MINMAX:
-        if (nelem % 2 != 0)
-          return fail(DART_ERR_INVAL, fn, "DART_OP_MINMAX needs (min, max) pairs: nelem %zu is odd", nelem);
-        *mop = minmax_op(dtype, mtype);
-        *count = nelem / 2;
-        break;
-      default:
-        return fail(DART_ERR_INVAL, fn, "operation %ld is not a reduction", (long)op);
+    if (!(op_flags(op) & DART_OPF_REDUCE))
+      return fail(DART_ERR_INVAL, fn, "operation %ld is not a reduction", (long)op);
+    if (op == DART_OP_MINMAX) {
+      if (nelem % 2 != 0)
+        return fail(DART_ERR_INVAL, fn, "DART_OP_MINMAX needs (min, max) pairs: nelem %zu is odd", nelem);
+      *mop = minmax_op(dtype, mtype);
+      *count = nelem / 2;
+      return DART_OK;
     }
-    if (t.base == DART_TYPE_BYTE && op != DART_OP_MINMAX) *mtype = MPI_SIGNED_CHAR;
+    *mop = op_mpi(op);
+    *mtype = basic_mpi_arith_type(t.base);
     return DART_OK;
   }
   dart_datatype_t op_type;

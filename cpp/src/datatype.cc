@@ -30,6 +30,7 @@ int g_op_keyval = MPI_KEYVAL_INVALID;
 
 MPI_Op g_minmax_ops[(size_t)DART_TYPE_LAST];
 MPI_Datatype g_pair_types[(size_t)DART_TYPE_LAST];
+bool g_minmax_set = false;  // the two tables hold MPI handles (types_init has started)
 
 template <typename T>
 void minmax_fn(void *in, void *inout, int *len, MPI_Datatype *) {
@@ -62,11 +63,13 @@ void set_basic(dart_datatype_t t, size_t size, MPI_Datatype mt) {
   d.mpi_elem = mt;
 }
 
+// The MINMAX operation and pair type of one basic type.
 template <typename T>
-void make_minmax(dart_datatype_t t, MPI_Datatype mt) {
-  MPI_Op_create(&minmax_fn<T>, 1, &g_minmax_ops[t]);
-  MPI_Type_contiguous(2, mt, &g_pair_types[t]);
-  MPI_Type_commit(&g_pair_types[t]);
+dart_ret_t make_minmax(dart_datatype_t t, MPI_Datatype mt, const char *fn) {
+  DART_MPI(MPI_Op_create(&minmax_fn<T>, 1, &g_minmax_ops[t]), fn);
+  DART_MPI(MPI_Type_contiguous(2, mt, &g_pair_types[t]), fn);
+  DART_MPI(MPI_Type_commit(&g_pair_types[t]), fn);
+  return DART_OK;
 }
 
 void free_derived(Datatype *d) {
@@ -155,30 +158,22 @@ dart_ret_t element_type(dart_datatype_t t, const char *fn, const Datatype **out)
 
 }  // namespace
 
-void types_init() {
-  set_basic(DART_TYPE_BYTE, 1, MPI_BYTE);
-  set_basic(DART_TYPE_SHORT, sizeof(short), MPI_SHORT);
-  set_basic(DART_TYPE_INT, sizeof(int), MPI_INT);
-  set_basic(DART_TYPE_UINT, sizeof(unsigned), MPI_UNSIGNED);
-  set_basic(DART_TYPE_LONG, sizeof(long), MPI_LONG);
-  set_basic(DART_TYPE_ULONG, sizeof(unsigned long), MPI_UNSIGNED_LONG);
-  set_basic(DART_TYPE_LONGLONG, sizeof(long long), MPI_LONG_LONG);
-  set_basic(DART_TYPE_ULONGLONG, sizeof(unsigned long long), MPI_UNSIGNED_LONG_LONG);
-  set_basic(DART_TYPE_FLOAT, sizeof(float), MPI_FLOAT);
-  set_basic(DART_TYPE_DOUBLE, sizeof(double), MPI_DOUBLE);
-  set_basic(DART_TYPE_LONG_DOUBLE, sizeof(long double), MPI_LONG_DOUBLE);
-  make_minmax<signed char>(DART_TYPE_BYTE, MPI_SIGNED_CHAR);
-  make_minmax<short>(DART_TYPE_SHORT, MPI_SHORT);
-  make_minmax<int>(DART_TYPE_INT, MPI_INT);
-  make_minmax<unsigned>(DART_TYPE_UINT, MPI_UNSIGNED);
-  make_minmax<long>(DART_TYPE_LONG, MPI_LONG);
-  make_minmax<unsigned long>(DART_TYPE_ULONG, MPI_UNSIGNED_LONG);
-  make_minmax<long long>(DART_TYPE_LONGLONG, MPI_LONG_LONG);
-  make_minmax<unsigned long long>(DART_TYPE_ULONGLONG, MPI_UNSIGNED_LONG_LONG);
-  make_minmax<float>(DART_TYPE_FLOAT, MPI_FLOAT);
-  make_minmax<double>(DART_TYPE_DOUBLE, MPI_DOUBLE);
-  make_minmax<long double>(DART_TYPE_LONG_DOUBLE, MPI_LONG_DOUBLE);
-  MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_op_keyval, nullptr);
+dart_ret_t types_init(const char *fn) {
+  // Every handle starts null, so that types_finalize after a partial init frees only what
+  // was made.
+  for (size_t t = 0; t < (size_t)DART_TYPE_LAST; ++t) {
+    g_minmax_ops[t] = MPI_OP_NULL;
+    g_pair_types[t] = MPI_DATATYPE_NULL;
+  }
+  g_minmax_set = true;
+#define DART_X_BASIC_(name, ctype, mpi_xfer, mpi_arith, ...)                   \
+  set_basic(DART_TYPE_##name, sizeof(ctype), mpi_xfer);                         \
+  DART_TRY(make_minmax<ctype>(DART_TYPE_##name, mpi_arith, fn));
+  DART_BASIC_TYPE_LIST(DART_X_BASIC_)
+#undef DART_X_BASIC_
+  DART_MPI(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_op_keyval,
+                                  nullptr), fn);
+  return DART_OK;
 }
 
 void types_finalize() {
@@ -192,11 +187,27 @@ void types_finalize() {
   g_ops.clear();
   for (const Datatype *d : g_derived) free_derived(const_cast<Datatype *>(d));
   g_derived.clear();
-  for (size_t t = 1; t < (size_t)DART_TYPE_LAST; ++t) {
-    if (g_minmax_ops[t] != MPI_OP_NULL && g_minmax_ops[t] != 0) MPI_Op_free(&g_minmax_ops[t]);
-    if (g_pair_types[t] != MPI_DATATYPE_NULL && g_pair_types[t] != 0) MPI_Type_free(&g_pair_types[t]);
+  for (size_t t = 1; g_minmax_set && t < (size_t)DART_TYPE_LAST; ++t) {
+    if (g_minmax_ops[t] != MPI_OP_NULL) MPI_Op_free(&g_minmax_ops[t]);
+    if (g_pair_types[t] != MPI_DATATYPE_NULL) MPI_Type_free(&g_pair_types[t]);
   }
+  g_minmax_set = false;
   if (g_op_keyval != MPI_KEYVAL_INVALID) MPI_Type_free_keyval(&g_op_keyval);
+}
+
+void type_mark_layout(dart_datatype_t t) {
+  std::lock_guard<std::mutex> lock(g_types_mutex);
+  Datatype *d = reinterpret_cast<Datatype *>(t);
+  if (g_derived.count(d)) d->layout_owned = true;
+}
+
+void type_destroy_layout(dart_datatype_t t) {
+  Datatype *d = reinterpret_cast<Datatype *>(t);
+  {
+    std::lock_guard<std::mutex> lock(g_types_mutex);
+    if (!g_derived.erase(d)) return;  // dart_exit freed it already
+  }
+  free_derived(d);
 }
 
 const Datatype *lookup_type(dart_datatype_t t) {
@@ -438,8 +449,12 @@ dart_ret_t dart_type_destroy(dart_datatype_t *dart_type) {
   Datatype *d = reinterpret_cast<Datatype *>(*dart_type);
   {
     std::lock_guard<std::mutex> lock(g_types_mutex);
-    if (!g_derived.erase(d))
+    if (!g_derived.count(d))
       return fail(DART_ERR_INVAL, fn, "not a live derived datatype (already destroyed?)");
+    if (d->layout_owned)
+      return fail(DART_ERR_INVAL, fn, "the type belongs to the layout cache "
+                  "(dart_type_from_layout): hand it back with dart_type_layout_release");
+    g_derived.erase(d);
   }
   free_derived(d);
   *dart_type = DART_TYPE_UNDEFINED;

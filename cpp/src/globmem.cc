@@ -74,7 +74,9 @@ bool PoolAllocator::release(size_t offset) {
 // ---------------------------------------------------------------------------
 namespace {
 
-void set_window_errhandler(MPI_Win w) { MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN); }
+dart_ret_t set_window_errhandler(MPI_Win w, const char *fn) {
+  return mpi_check(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN), fn, "MPI_Win_set_errhandler");
+}
 
 void store_segment(Team *t, Segment *s) {
   if (s->segid >= 0) {
@@ -129,11 +131,15 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
   s->segid = segid;
   s->local_size = nbytes;
   MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  DART_MPI(MPI_Info_create(&info), fn);
+  if (int irc = MPI_Info_set(info, "alloc_shared_noncontig", "true"); irc != MPI_SUCCESS) {
+    MPI_Info_free(&info);
+    return mpi_fail(irc, fn, "MPI_Info_set");
+  }
   char *base = nullptr;
-  // Every unit's part starts 64-byte aligned. MPI does not promise it: Open MPI's osc sm
-  // hands out parts that start 8 bytes past a page boundary. So each part is allocated
+  // Every unit's part starts 64-byte aligned (quirk shared-part-alignment, quirks.h): MPI
+  // does not promise it; Open MPI's osc sm hands out parts that start 8 bytes past a page
+  // boundary. So each part is allocated
   // with kAlign bytes of slack and DART's part starts at the first aligned address in
   // it. Shared mappings are page aligned, so every process computes the same pad for a
   // part from its own mapping; `pads` turns DART offsets into displacements of the
@@ -148,7 +154,10 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
       fail(DART_ERR_NOMEM, fn, "cannot allocate %zu bytes of shared memory per unit", nbytes);
     return r;
   }
-  set_window_errhandler(s->shm_win);
+  if (dart_ret_t erc = set_window_errhandler(s->shm_win, fn); erc != DART_OK) {
+    MPI_Win_free(&s->shm_win);
+    return erc;
+  }
   auto align = [](char *p) {
     return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(p) + kAlign - 1) / kAlign * kAlign);
   };
@@ -181,7 +190,11 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
       MPI_Win_free(&s->shm_win);
       return mpi_fail(rc, fn, "MPI_Win_create");
     }
-    set_window_errhandler(s->win);
+    if (dart_ret_t erc = set_window_errhandler(s->win, fn); erc != DART_OK) {
+      MPI_Win_free(&s->win);
+      MPI_Win_free(&s->shm_win);
+      return erc;
+    }
     rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
     if (rc != MPI_SUCCESS) {
       MPI_Win_free(&s->win);
@@ -263,12 +276,15 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   s->direct.assign(t->size, nullptr);
   s->direct[t->myid] = s->local_base;  // own memory: plain load/store
   // A team of one unit needs no window: its only unit reaches the memory by load/store
-  // (and atomics under a process-local mutex, atomic.cc). Open MPI cannot create a
-  // window over a one-process communicator at all (MPI_ERR_WIN), so this is also what
-  // makes registration work on singleton teams there.
+  // (and atomics under a process-local mutex, atomic.cc). This is also the workaround of
+  // quirk single-process-no-window (quirks.h): Open MPI cannot create a window over a
+  // one-process communicator at all.
   if (t->size > 1) {
     DART_MPI(MPI_Win_create(addr, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win), fn);
-    set_window_errhandler(s->win);
+    if (dart_ret_t erc = set_window_errhandler(s->win, fn); erc != DART_OK) {
+      MPI_Win_free(&s->win);
+      return erc;
+    }
     if (int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win); rc != MPI_SUCCESS) {
       MPI_Win_free(&s->win);
       return mpi_fail(rc, fn, "MPI_Win_lock_all");

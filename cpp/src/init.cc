@@ -23,7 +23,10 @@ dart_ret_t compute_nodes(State *s, const char *fn) {
   DART_MPI(MPI_Comm_split_type(s->world, MPI_COMM_TYPE_SHARED, s->myid, MPI_INFO_NULL, &shm), fn);
   // More processes on this machine than cores we may run on: waits sleep (Backoff).
   int machine_procs = 1;
-  MPI_Comm_size(shm, &machine_procs);
+  if (int src = MPI_Comm_size(shm, &machine_procs); src != MPI_SUCCESS) {
+    MPI_Comm_free(&shm);
+    return mpi_fail(src, fn, "MPI_Comm_size");
+  }
   const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   s->oversubscribed = s->cfg.wait == Config::Wait::Sleep ||
                       (s->cfg.wait == Config::Wait::Auto && machine_procs > ncpu);
@@ -67,14 +70,7 @@ const char *thread_level_name(int level) {
 }
 
 void build_config_string(State *s) {
-  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-  int len = 0;
-  MPI_Get_library_version(lib, &len);
-  s->open_mpi = std::strstr(lib, "Open MPI") != nullptr;
-  std::string first(lib);
-  for (char &c : first) if (c == '\t') c = ' ';
-  size_t nl = first.find_first_of("\n,");
-  if (nl != std::string::npos) first.resize(nl);
+  const std::string &first = s->mpi.text;
   char buf[1024];
   std::snprintf(buf, sizeof buf,
                 "DART-MPI %s; MPI: %s; thread level: %s; units: %d; nodes: %d%s; "
@@ -106,6 +102,7 @@ dart_ret_t teardown(State *s, const char *fn) {
     keep_first(mpi_check(MPI_Comm_free(&s->world), fn, "MPI_Comm_free"));
   if (s->world_group != MPI_GROUP_NULL)
     keep_first(mpi_check(MPI_Group_free(&s->world_group), fn, "MPI_Group_free"));
+  layouts_finalize();
   types_finalize();
   handles_finalize();
   return rc;
@@ -117,8 +114,8 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   DART_TRY(read_config(&s->cfg, fn));
 
   int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
+  DART_MPI(MPI_Initialized(&initialized), fn);
+  DART_MPI(MPI_Finalized(&finalized), fn);
   if (finalized)
     return fail(DART_ERR_OTHER, fn,
                 "MPI is already finalized (a previous dart_exit finalized the MPI it had "
@@ -130,22 +127,28 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
     if (rc != MPI_SUCCESS) return mpi_fail(rc, fn, "MPI_Init_thread");
     s->mpi_started_by_dart = true;
     s->thread_level = provided;
-  } else {
-    MPI_Query_thread(&s->thread_level);
+  } else if (int qrc = MPI_Query_thread(&s->thread_level); qrc != MPI_SUCCESS) {
+    return mpi_fail(qrc, fn, "MPI_Query_thread");
   }
 
   dart_ret_t rc = DART_OK;
   auto step = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
   step(mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &s->world), fn, "MPI_Comm_dup"));
+  if (rc == DART_OK)
+    step(mpi_check(MPI_Comm_set_errhandler(s->world, MPI_ERRORS_RETURN), fn,
+                   "MPI_Comm_set_errhandler"));
+  if (rc == DART_OK) step(mpi_check(MPI_Comm_dup(s->world, &s->p2p), fn, "MPI_Comm_dup"));
+  if (rc == DART_OK)
+    step(mpi_check(MPI_Comm_set_errhandler(s->p2p, MPI_ERRORS_RETURN), fn,
+                   "MPI_Comm_set_errhandler"));
+  if (rc == DART_OK) step(mpi_check(MPI_Comm_rank(s->world, &s->myid), fn, "MPI_Comm_rank"));
+  if (rc == DART_OK) step(mpi_check(MPI_Comm_size(s->world, &s->size), fn, "MPI_Comm_size"));
+  if (rc == DART_OK)
+    step(mpi_check(MPI_Comm_group(s->world, &s->world_group), fn, "MPI_Comm_group"));
   if (rc == DART_OK) {
-    MPI_Comm_set_errhandler(s->world, MPI_ERRORS_RETURN);
-    step(mpi_check(MPI_Comm_dup(s->world, &s->p2p), fn, "MPI_Comm_dup"));
-  }
-  if (rc == DART_OK) {
-    MPI_Comm_set_errhandler(s->p2p, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(s->world, &s->myid);
-    MPI_Comm_size(s->world, &s->size);
-    MPI_Comm_group(s->world, &s->world_group);
+    s->mpi = detect_mpi_library();
+    s->quirks = quirks_for(s->mpi);
+    s->quirks_string = quirks_describe(s->quirks);
     step(compute_nodes(s.get(), fn));
   }
   MPI_Comm all = MPI_COMM_NULL;
@@ -160,7 +163,7 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
       if (rc == DART_OK) g->pool.reset(g->cfg.pool_size);
     }
   }
-  if (rc == DART_OK) types_init();
+  if (rc == DART_OK) step(types_init(fn));
   if (rc == DART_OK) step(mpi_check(MPI_Barrier(s->world), fn, "MPI_Barrier"));
   if (rc != DART_OK) {
     g = s.get();
@@ -265,6 +268,8 @@ dart_ret_t dart_units_per_node_emulation(int32_t *k) {
   *k = g->cfg.units_per_node;
   return DART_OK;
 }
+
+const char *dart_mpi_quirks(void) { return g != nullptr ? g->quirks_string.c_str() : ""; }
 
 const char *dart_config_string(void) {
   return g != nullptr ? g->config_string.c_str() : "DART-MPI (not initialized)";

@@ -9,6 +9,8 @@
 #include <dash/dart/if/dart_mpi.h>
 #include <mpi.h>
 
+#include "quirks.h"
+
 #include <atomic>
 #include <cstdarg>
 #include <cstddef>
@@ -84,31 +86,110 @@ struct Datatype {
   // Cache of committed MPI vector types for strided transfers, keyed by block count.
   std::unordered_map<size_t, MPI_Datatype> vector_cache;
   std::mutex cache_mutex;
+  bool layout_owned = false;  // built by the layout cache (layout.cc): not for dart_type_destroy
 };
 
-// Element sizes of the basic types, indexed by dart_datatype_t (0 = undefined).
-constexpr size_t kBasicSize[(size_t)DART_TYPE_LAST] = {
-    0, 1, sizeof(short), sizeof(int), sizeof(unsigned), sizeof(long), sizeof(unsigned long),
-    sizeof(long long), sizeof(unsigned long long), sizeof(float), sizeof(double),
-    sizeof(long double)};
-inline bool is_basic(dart_datatype_t t) { return t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST; }
+// The basic types (dart_tables.h) in the order of their values.
+#define DART_X_CHECK_TYPE_(name, ...) name##_index_,
+namespace basic_order_ {
+enum { UNDEFINED_index_, DART_BASIC_TYPE_LIST(DART_X_CHECK_TYPE_) LAST_index_ };
+#define DART_X_ASSERT_TYPE_(name, ...)                                              \
+  static_assert(DART_TYPE_##name == (dart_datatype_t)name##_index_,                 \
+                "dart_tables.h lists DART_TYPE_" #name " out of order");
+DART_BASIC_TYPE_LIST(DART_X_ASSERT_TYPE_)
+#undef DART_X_ASSERT_TYPE_
+static_assert(DART_TYPE_LAST == (dart_datatype_t)LAST_index_,
+              "dart_tables.h and DART_TYPE_LAST disagree on the number of basic types");
+}  // namespace basic_order_
+#undef DART_X_CHECK_TYPE_
 
-// MPI type of a basic DART type (t must be basic).
+// Element sizes of the basic types, indexed by dart_datatype_t (0 = undefined).
+#define DART_X_SIZE_(name, ctype, ...) sizeof(ctype),
+constexpr size_t kBasicSize[(size_t)DART_TYPE_LAST] = {0, DART_BASIC_TYPE_LIST(DART_X_SIZE_)};
+#undef DART_X_SIZE_
+inline bool is_basic(dart_datatype_t t) { return t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST; }
+// Integer basic types (bitwise and logical operations in atomics).
+#define DART_X_INTEGER_(name, ctype, mx, ma, integer, ...) integer != 0,
+constexpr bool kBasicInteger[(size_t)DART_TYPE_LAST] = {false,
+                                                        DART_BASIC_TYPE_LIST(DART_X_INTEGER_)};
+#undef DART_X_INTEGER_
+
+// MPI type of a basic DART type for transfers (t must be basic).
 inline MPI_Datatype basic_mpi_type(dart_datatype_t t) {
+#define DART_X_MPI_(name, ctype, mpi_xfer, ...) \
+  case DART_TYPE_##name: return mpi_xfer;
   switch (t) {
-    case DART_TYPE_BYTE: return MPI_BYTE;
-    case DART_TYPE_SHORT: return MPI_SHORT;
-    case DART_TYPE_INT: return MPI_INT;
-    case DART_TYPE_UINT: return MPI_UNSIGNED;
-    case DART_TYPE_LONG: return MPI_LONG;
-    case DART_TYPE_ULONG: return MPI_UNSIGNED_LONG;
-    case DART_TYPE_LONGLONG: return MPI_LONG_LONG;
-    case DART_TYPE_ULONGLONG: return MPI_UNSIGNED_LONG_LONG;
-    case DART_TYPE_FLOAT: return MPI_FLOAT;
-    case DART_TYPE_DOUBLE: return MPI_DOUBLE;
-    default: return MPI_LONG_DOUBLE;
+    DART_BASIC_TYPE_LIST(DART_X_MPI_)
+    default: return MPI_DATATYPE_NULL;
   }
+#undef DART_X_MPI_
 }
+
+// MPI type of a basic DART type in arithmetic: atomics and reductions (MPI_BYTE allows
+// no arithmetic, so DART_TYPE_BYTE is a signed char there).
+inline MPI_Datatype basic_mpi_arith_type(dart_datatype_t t) {
+#define DART_X_MPI_(name, ctype, mpi_xfer, mpi_arith, ...) \
+  case DART_TYPE_##name: return mpi_arith;
+  switch (t) {
+    DART_BASIC_TYPE_LIST(DART_X_MPI_)
+    default: return MPI_DATATYPE_NULL;
+  }
+#undef DART_X_MPI_
+}
+
+// Calls f(static_cast<C type *>(nullptr)) for a basic type t; f((void *)nullptr) if t is
+// not basic.
+template <typename F>
+decltype(auto) with_basic_ctype(dart_datatype_t t, F &&f) {
+#define DART_X_CTYPE_(name, ctype, ...) \
+  case DART_TYPE_##name: return f(static_cast<ctype *>(nullptr));
+  switch (t) {
+    DART_BASIC_TYPE_LIST(DART_X_CTYPE_)
+    default: return f(static_cast<void *>(nullptr));
+  }
+#undef DART_X_CTYPE_
+}
+
+// ---------------------------------------------------------------------------
+// predefined operations (dart_tables.h)
+// ---------------------------------------------------------------------------
+#define DART_X_CHECK_OP_(name, ...) name##_index_,
+namespace op_order_ {
+enum { UNDEFINED_index_, DART_OPERATION_LIST(DART_X_CHECK_OP_) LAST_index_ };
+#define DART_X_ASSERT_OP_(name, ...)                                                \
+  static_assert(DART_OP_##name == (dart_operation_t)name##_index_,                  \
+                "dart_tables.h lists DART_OP_" #name " out of order");
+DART_OPERATION_LIST(DART_X_ASSERT_OP_)
+#undef DART_X_ASSERT_OP_
+static_assert(DART_OP_LAST == (dart_operation_t)LAST_index_,
+              "dart_tables.h and DART_OP_LAST disagree on the number of operations");
+}  // namespace op_order_
+#undef DART_X_CHECK_OP_
+
+// DART_OPF_* flags of a predefined operation, 0 for anything else.
+inline unsigned op_flags(dart_operation_t op) {
+#define DART_X_FLAGS_(name, mpi_op, flags) flags,
+  static constexpr unsigned kFlags[(size_t)DART_OP_LAST] = {0, DART_OPERATION_LIST(DART_X_FLAGS_)};
+#undef DART_X_FLAGS_
+  return (op > DART_OP_UNDEFINED && op < DART_OP_LAST) ? kFlags[op] : 0u;
+}
+
+// The MPI operation of a predefined operation (MPI_OP_NULL for MINMAX and non-predefined).
+inline MPI_Op op_mpi(dart_operation_t op) {
+#define DART_X_MPIOP_(name, mpi_op, flags) \
+  case DART_OP_##name: return mpi_op;
+  switch (op) {
+    DART_OPERATION_LIST(DART_X_MPIOP_)
+    default: return MPI_OP_NULL;
+  }
+#undef DART_X_MPIOP_
+}
+
+// Return codes: dart_tables.h agrees with dart_ret_t.
+#define DART_X_ASSERT_RC_(name, value) \
+  static_assert(DART_##name == value, "dart_tables.h: DART_" #name " differs from dart_ret_t");
+DART_RETURN_CODE_LIST(DART_X_ASSERT_RC_)
+#undef DART_X_ASSERT_RC_
 
 // Returns the descriptor of a valid datatype (basic or live derived), else nullptr.
 const Datatype *lookup_type(dart_datatype_t t);
@@ -126,8 +207,12 @@ inline dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what
   }
   return check_type_slow(t, fn, what, out);
 }
-void types_init();
+dart_ret_t types_init(const char *fn);
 void types_finalize();
+// The layout cache (layout.cc) owns the types it builds: dart_type_destroy refuses them.
+void type_mark_layout(dart_datatype_t t);
+void type_destroy_layout(dart_datatype_t t);
+void layouts_finalize();
 
 // Number of bytes spanned at the memory side of a transfer of nelem elements.
 size_t type_extent_bytes(const Datatype &t, size_t nelem);
@@ -239,15 +324,17 @@ struct State {
   PoolAllocator pool;
   std::mutex pool_mutex;
   std::string config_string;
-  // Open MPI: its osc rdma component (the one behind MPI_Win_create windows) segfaults
-  // on a 64-bit MPI_Compare_and_swap whose target is the calling process; see
-  // dart_compare_and_swap in atomic.cc.
-  bool open_mpi = false;
+  MpiLibrary mpi;             // the MPI library and its version (quirks.h)
+  unsigned quirks = 0;        // the MPI quirks in force, a bit set over Quirk
+  std::string quirks_string;  // dart_mpi_quirks()
   // More processes on this machine than cores (or DART_WAIT=sleep): see Backoff.
   bool oversubscribed = false;
 };
 
 extern State *g;  // nullptr when not initialized
+
+// Whether a workaround of quirks.h is in force.
+inline bool quirk(Quirk q) { return (g->quirks >> (unsigned)q) & 1u; }
 
 // The pause between two polls of a wait loop (lock hand-over, successor link). The first
 // polls only yield the core. When processes outnumber cores (2-core machines running 4

@@ -171,8 +171,9 @@ dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock) {
   int16_t segid;
   dart_ret_t rc = DART_OK;
   DART_TRY(mpi_check(MPI_Comm_dup(t->comm, &l->comm), fn, "MPI_Comm_dup"));
-  MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN);
-  rc = segment_new_id(t, &segid, fn);
+  rc = mpi_check(MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN), fn,
+                 "MPI_Comm_set_errhandler");
+  if (rc == DART_OK) rc = segment_new_id(t, &segid, fn);
   if (rc == DART_OK) rc = segment_alloc_shared(t, 3 * sizeof(int), segid, &l->seg, fn);
   if (rc != DART_OK) {
     MPI_Comm_free(&l->comm);
@@ -182,9 +183,15 @@ dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock) {
   w[0] = -1;  // tail: empty queue
   w[1] = -1;  // next: none
   w[2] = 0;   // hand-over flag (single-node locks)
-  MPI_Win_sync(l->seg->win);
-  if (l->seg->shm_win != l->seg->win) MPI_Win_sync(l->seg->shm_win);
-  DART_MPI(MPI_Barrier(l->comm), fn);
+  rc = mpi_check(MPI_Win_sync(l->seg->win), fn, "MPI_Win_sync");
+  if (rc == DART_OK && l->seg->shm_win != l->seg->win)
+    rc = mpi_check(MPI_Win_sync(l->seg->shm_win), fn, "MPI_Win_sync");
+  if (rc == DART_OK) rc = mpi_check(MPI_Barrier(l->comm), fn, "MPI_Barrier");
+  if (rc != DART_OK) {  // the lock's segment and communicator go with it
+    segment_free(l->seg, fn);
+    MPI_Comm_free(&l->comm);
+    return rc;
+  }
   {
     std::lock_guard<std::mutex> guard(g_locks_mutex);
     g_locks.insert(l.get());

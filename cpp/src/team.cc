@@ -16,26 +16,37 @@ Team *make_team(dart_team_t id, MPI_Comm comm, dart_ret_t *rc, const char *fn) {
   std::unique_ptr<Team> t(new Team());
   t->id = id;
   t->comm = comm;
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(comm, &t->myid);
-  MPI_Comm_size(comm, &t->size);
-  MPI_Comm_group(comm, &t->group);
-  std::vector<int> ranks(t->size);
-  for (int i = 0; i < t->size; ++i) ranks[i] = i;
-  t->global.resize(t->size);
-  MPI_Group_translate_ranks(t->group, t->size, ranks.data(), g->world_group, t->global.data());
-  t->g2l.reserve((size_t)t->size);
-  for (int i = 0; i < t->size; ++i) t->g2l.emplace(t->global[i], i);
+  // Every setup call is checked; on a failure the team's communicators and group are
+  // freed and nullptr returned with *rc set.
+  *rc = mpi_check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), fn, "MPI_Comm_set_errhandler");
+  if (*rc == DART_OK) *rc = mpi_check(MPI_Comm_rank(comm, &t->myid), fn, "MPI_Comm_rank");
+  if (*rc == DART_OK) *rc = mpi_check(MPI_Comm_size(comm, &t->size), fn, "MPI_Comm_size");
+  if (*rc == DART_OK) *rc = mpi_check(MPI_Comm_group(comm, &t->group), fn, "MPI_Comm_group");
+  if (*rc == DART_OK) {
+    std::vector<int> ranks(t->size);
+    for (int i = 0; i < t->size; ++i) ranks[i] = i;
+    t->global.resize(t->size);
+    *rc = mpi_check(MPI_Group_translate_ranks(t->group, t->size, ranks.data(), g->world_group,
+                                              t->global.data()),
+                    fn, "MPI_Group_translate_ranks");
+  }
   // Units of this team on my (possibly emulated) node, ordered by team rank.
   int mynode = g->node_of[g->myid];
-  *rc = mpi_check(MPI_Comm_split(comm, mynode, t->myid, &t->node_comm), fn, "MPI_Comm_split");
+  if (*rc == DART_OK)
+    *rc = mpi_check(MPI_Comm_split(comm, mynode, t->myid, &t->node_comm), fn, "MPI_Comm_split");
+  if (*rc == DART_OK)
+    *rc = mpi_check(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN), fn,
+                    "MPI_Comm_set_errhandler");
+  if (*rc == DART_OK)
+    *rc = mpi_check(MPI_Comm_size(t->node_comm, &t->node_size), fn, "MPI_Comm_size");
   if (*rc != DART_OK) {
-    MPI_Group_free(&t->group);
+    if (t->node_comm != MPI_COMM_NULL) MPI_Comm_free(&t->node_comm);
+    if (t->group != MPI_GROUP_NULL) MPI_Group_free(&t->group);
     MPI_Comm_free(&t->comm);
     return nullptr;
   }
-  MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN);
-  MPI_Comm_size(t->node_comm, &t->node_size);
+  t->g2l.reserve((size_t)t->size);
+  for (int i = 0; i < t->size; ++i) t->g2l.emplace(t->global[i], i);
   t->node_rank.assign(t->size, -1);
   int next = 0;
   for (int u = 0; u < t->size; ++u)

@@ -110,6 +110,13 @@ dart_ret_t dart_units_per_node_emulation(int32_t *k);
  */
 const char *dart_config_string(void);
 
+/**
+ * The workarounds for defects of the MPI library in use that are in force, one line each:
+ * "name (MPI versions it applies to): what DART does instead". Empty before dart_init.
+ * Valid until dart_exit.
+ */
+const char *dart_mpi_quirks(void);
+
 /* ---- version --------------------------------------------------------- */
 
 /** Version of this library as "major.minor.patch". */
