@@ -90,7 +90,8 @@ module dart
   public :: dart_lock_try_acquire, dart_lock_release, dart_lock_initialized
   public :: dart_strerror, dart_error_detail, dart_node_count, dart_unit_node
   public :: dart_units_per_node_emulation, dart_config_string, dart_mpi_version
-  public :: dart_section_type_cache_size
+  public :: dart_mpi_quirks, dart_section_type_cache_size
+  public :: dart_type_from_layout, dart_type_layout_release, dart_type_layout_cache_stats
 
   !> A user reduction for dart_op_create: inoutvec(i) = invec(i) (op) inoutvec(i) for the
   !> len elements; write it as a bind(C) subroutine and use c_f_pointer on the vectors.
@@ -159,7 +160,6 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
     rc = c_dart_init(c_null_ptr, c_null_ptr)
-    if (rc == DART_OK) call c_dartf_type_cache_clear(0_c_int)   ! types of a past cycle
     if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_init', stat, errmsg)
   end subroutine dart_init
 
@@ -171,10 +171,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc, level
     rc = c_dart_init_thread(c_null_ptr, c_null_ptr, level)
-    if (rc == DART_OK) then
-      thread_safety = int(level)
-      call c_dartf_type_cache_clear(0_c_int)
-    end if
+    if (rc == DART_OK) thread_safety = int(level)
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_init_thread', stat, errmsg)
   end subroutine dart_init_thread
@@ -184,7 +181,6 @@ contains
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
-    if (c_dart_initialized()) call c_dartf_type_cache_clear(1_c_int)
     rc = c_dart_exit()
     if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_exit', stat, errmsg)
   end subroutine dart_exit
@@ -541,7 +537,7 @@ contains
     rc = c_dartf_team_comm(team, f)
     if (rc == DART_OK) comm%MPI_VAL = int(f)
     if (rc /= DART_OK .or. present(stat)) &
-      call dartf_finish(rc, 'dart_team_comm', stat, errmsg, source=DARTF_DETAIL_SHIM)
+      call dartf_finish(rc, 'dart_team_comm', stat, errmsg)
   end subroutine dart_team_comm
 
   ! =====================================================================================
@@ -1384,9 +1380,83 @@ contains
     s = dartf_c_string(c_dart_mpi_version())
   end function dart_mpi_version
 
-  !> Number of cached section datatypes (Fortran layer; for tests and diagnostics).
+  !> The MPI workarounds in force, one line each ("" before dart_init).
+  function dart_mpi_quirks() result(s)
+    character(len=:), allocatable :: s
+    s = dartf_c_string(c_dart_mpi_quirks())
+  end function dart_mpi_quirks
+
+  !> The DART datatype of an array layout (the core's layout engine): extents(i) elements
+  !> along dimension i, dimension 1 varying fastest (Fortran order), strides(i) in elements
+  !> of the basic type elem (a complex element is two: a first dimension of extent 2 and
+  !> stride 1). type is basic for contiguous memory, else a strided or indexed type owned
+  !> and cached by the core: use it for transfers of nelem elements of elem, then hand it
+  !> back with dart_type_layout_release (operations started with it complete normally).
+  !> The buffer wrappers do this for array sections by themselves.
+  subroutine dart_type_from_layout(elem, extents, strides, type, nelem, stat, errmsg)
+    integer(DART_DATATYPE_KIND), intent(in) :: elem
+    integer(int64), intent(in) :: extents(:), strides(:)
+    integer(DART_DATATYPE_KIND), intent(inout) :: type
+    integer(int64), intent(inout) :: nelem
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    integer(c_intptr_t) :: t
+    integer(c_size_t) :: n
+    if (size(extents) /= size(strides)) then
+      call dartf_fail(DART_ERR_INVAL, 'dart_type_from_layout', 'extents and strides ' &
+        // 'differ in size', stat, errmsg)
+      return
+    end if
+    if (any(extents < 0)) then
+      call dartf_fail(DART_ERR_INVAL, 'dart_type_from_layout', 'negative extent', stat, &
+        errmsg)
+      return
+    end if
+    rc = c_dart_type_from_layout(elem, size(extents, kind=c_int), int(extents, c_size_t), &
+                                 int(strides, c_ptrdiff_t), t, n)
+    if (rc == DART_OK) then
+      type = t
+      nelem = int(n, int64)
+    end if
+    if (rc /= DART_OK .or. present(stat)) &
+      call dartf_finish(rc, 'dart_type_from_layout', stat, errmsg)
+  end subroutine dart_type_from_layout
+
+  !> Hand back a type of dart_type_from_layout (a basic type: nothing to do).
+  subroutine dart_type_layout_release(type, stat, errmsg)
+    integer(DART_DATATYPE_KIND), intent(in) :: type
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_type_layout_release(type)
+    if (rc /= DART_OK .or. present(stat)) &
+      call dartf_finish(rc, 'dart_type_layout_release', stat, errmsg)
+  end subroutine dart_type_layout_release
+
+  !> Entries of the core's layout cache and how many of them are held now (for tests).
+  subroutine dart_type_layout_cache_stats(entries, held, stat, errmsg)
+    integer(int64), intent(inout) :: entries, held
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    integer(c_size_t) :: e, h
+    rc = c_dart_type_layout_cache_stats(e, h)
+    if (rc == DART_OK) then
+      entries = int(e, int64)
+      held = int(h, int64)
+    end if
+    if (rc /= DART_OK .or. present(stat)) &
+      call dartf_finish(rc, 'dart_type_layout_cache_stats', stat, errmsg)
+  end subroutine dart_type_layout_cache_stats
+
+  !> Number of datatypes in the core's layout cache (0 before dart_init), where the
+  !> datatypes of array sections are kept; dart_type_layout_cache_stats tells more.
   integer function dart_section_type_cache_size()
-    dart_section_type_cache_size = int(c_dartf_type_cache_size())
+    integer(c_size_t) :: e, h
+    dart_section_type_cache_size = 0
+    if (c_dart_type_layout_cache_stats(e, h) == DART_OK) &
+      dart_section_type_cache_size = int(e)
   end function dart_section_type_cache_size
 
 end module dart

@@ -129,9 +129,10 @@ module dart_c_binding
   public :: c_dart_strerror, c_dart_error_detail, c_dart_gptr_fields, c_dart_gptr_make
   public :: c_dart_gptr_getaddr_node, c_dart_gptr_segment_size, c_dart_node_count
   public :: c_dart_unit_node, c_dart_units_per_node_emulation, c_dart_config_string
-  public :: c_dart_mpi_version
-  public :: c_dartf_team_comm, c_dartf_section, c_dartf_type_cache_clear, c_dartf_message
-  public :: c_dartf_type_cache_size
+  public :: c_dart_mpi_version, c_dart_mpi_quirks
+  public :: c_dart_type_from_layout, c_dart_type_layout_release
+  public :: c_dart_type_layout_cache_stats
+  public :: c_dartf_team_comm, c_dartf_descriptor
 
   ! Handle components are private in the public module's view; the wrappers reach the
   ! pointer inside through these (pure, inlined by the compiler).
@@ -747,6 +748,29 @@ module dart_c_binding
     end function
 
     ! ---- DART-MPI extensions (dart_ext.h) ------------------------------------------
+    function c_dart_type_from_layout(elem, ndim, extents, strides, type, nelem) &
+        bind(C, name="dart_type_from_layout") result(rc)
+      import :: c_int, c_intptr_t, c_size_t, c_ptrdiff_t
+      integer(c_intptr_t), value :: elem
+      integer(c_int), value :: ndim
+      integer(c_size_t), intent(in) :: extents(*)
+      integer(c_ptrdiff_t), intent(in) :: strides(*)
+      integer(c_intptr_t), intent(inout) :: type
+      integer(c_size_t), intent(inout) :: nelem
+      integer(c_int) :: rc
+    end function
+    function c_dart_type_layout_release(type) bind(C, name="dart_type_layout_release") &
+        result(rc)
+      import :: c_int, c_intptr_t
+      integer(c_intptr_t), value :: type
+      integer(c_int) :: rc
+    end function
+    function c_dart_type_layout_cache_stats(entries, held) &
+        bind(C, name="dart_type_layout_cache_stats") result(rc)
+      import :: c_int, c_size_t
+      integer(c_size_t), intent(inout) :: entries, held
+      integer(c_int) :: rc
+    end function
     function c_dart_strerror(ret) bind(C, name="dart_strerror") result(s)
       import :: c_int, c_ptr
       integer(c_int), value :: ret
@@ -809,6 +833,10 @@ module dart_c_binding
       import :: c_ptr
       type(c_ptr) :: s
     end function
+    function c_dart_mpi_quirks() bind(C, name="dart_mpi_quirks") result(s)
+      import :: c_ptr
+      type(c_ptr) :: s
+    end function
     function c_dart_mpi_version() bind(C, name="dart_mpi_version") result(s)
       import :: c_ptr
       type(c_ptr) :: s
@@ -822,33 +850,21 @@ module dart_c_binding
       integer(c_int), intent(inout) :: fcomm
       integer(c_int) :: rc
     end function
-    !> Describe a (non-contiguous) array by its first element's address, an element count
-    !> in base-type elements and a DART datatype (basic, cached strided or indexed).
-    function c_dartf_section(buf, base, parts, addr, nelem, dtype) &
-        bind(C, name="dartf_section") result(rc)
-      import :: c_int, c_intptr_t, c_ptr, c_size_t
+    !> A Fortran array descriptor in the form of dart_type_from_layout: the address of
+    !> the first element, extents and strides (in DART elements, `parts` per Fortran
+    !> element) of the returned number of dimensions (at most `capacity`); negative for an
+    !> assumed-size array (-1), a stride that is no multiple of the element size (-2), or
+    !> more than `capacity` dimensions (-3).
+    function c_dartf_descriptor(buf, parts, addr, extents, strides, capacity) &
+        bind(C, name="dartf_descriptor") result(nd)
+      import :: c_int, c_ptr, c_size_t, c_ptrdiff_t
       type(*), dimension(..), intent(in) :: buf
-      integer(c_intptr_t), value :: base
       integer(c_int), value :: parts
       type(c_ptr), intent(inout) :: addr
-      integer(c_size_t), intent(inout) :: nelem
-      integer(c_intptr_t), intent(inout) :: dtype
-      integer(c_int) :: rc
-    end function
-    !> Forget (and with destroy /= 0, destroy) the cached section datatypes.
-    subroutine c_dartf_type_cache_clear(destroy) bind(C, name="dartf_type_cache_clear")
-      import :: c_int
-      integer(c_int), value :: destroy
-    end subroutine
-    !> Number of section datatypes in the cache (for tests).
-    function c_dartf_type_cache_size() bind(C, name="dartf_type_cache_size") result(n)
-      import :: c_int
-      integer(c_int) :: n
-    end function
-    !> Message of the last failure of a dartf_* helper on this thread.
-    function c_dartf_message() bind(C, name="dartf_message") result(s)
-      import :: c_ptr
-      type(c_ptr) :: s
+      integer(c_size_t), intent(inout) :: extents(*)
+      integer(c_ptrdiff_t), intent(inout) :: strides(*)
+      integer(c_int), value :: capacity
+      integer(c_int) :: nd
     end function
   end interface
 
