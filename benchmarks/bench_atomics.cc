@@ -159,7 +159,7 @@ void run_all(const bench::Options& opt) {
   }
   runner.barrier();
   // Open MPI's osc rdma segfaults on a 64-bit MPI_Compare_and_swap to a peer of an
-  // MPI_Win_allocate window (../shared/notes/mpi-substrate.md): that row is left out.
+  // MPI_Win_allocate window (docs/mpi-notes.md): that row is left out.
   char lib[MPI_MAX_LIBRARY_VERSION_STRING];
   int len = 0;
   BENCH_MPI_CHECK(MPI_Get_library_version(lib, &len));

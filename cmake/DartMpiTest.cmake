@@ -9,7 +9,10 @@
 #   <name>.n<units>            (UPN none or "")
 #   <name>.n<units>.upn<k>     DART_UNITS_PER_NODE=<k> on every rank
 #   <name>.n4.fakehosts        FAKE_HOSTS, MPICH only: two emulated hosts of 2 ranks each
-# Command: ${MPIEXEC_EXECUTABLE} <flavor flags> -n <units> <exe> <args>.
+# PROCESSORS (what a test reserves under ctest -j) is min(units, cores of this machine):
+# dart_test_processors(<out> <units>) gives it to tests registered otherwise.
+# Command: ${MPIEXEC_EXECUTABLE} <flavor flags> [<env flags>] -n <units> <exe> <args>, the
+# flavor's flags and environment as python/dartpy/launch.py gives them (see below).
 # Labels added automatically: <flavor>, n<units>, upn<k>, fakehosts.
 # Needs DART_MPI_FLAVOR (mpich|openmpi) and MPIEXEC_EXECUTABLE (both set at top level).
 #
@@ -22,35 +25,73 @@
 # LABELS <l>..., ARGS <a>..., FAKE_HOSTS, NO_FAKE_HOSTS. The fake-hosts run is added when
 # 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is.
 
-# Launcher flags and environment per MPI flavor.
-#  Open MPI as root needs OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM); more ranks than cores need
-#  --oversubscribe (also set through the MCA environment variable). Binding is switched off
-#  so that two concurrent jobs (ctest -j2) are not pinned onto the same cores.
-#  No `--mca btl ...`: it would replace Debian's `btl = ^uct,openib,ofi`
-#  (/etc/openmpi/openmpi-mca-params.conf) and let btl ofi carry osc rdma's atomics, which
-#  aborts ("fi_fetch_atomic failed ... Function not implemented").
-#  MPICH (hydra) needs nothing: it runs as root and oversubscribes without flags.
-function(_dart_mpi_launcher_flags out_flags out_env)
-  if(DART_MPI_FLAVOR STREQUAL "openmpi")
-    set(${out_flags} --oversubscribe --bind-to none PARENT_SCOPE)
-    set(${out_env}
-      OMPI_ALLOW_RUN_AS_ROOT=1
-      OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-      OMPI_MCA_rmaps_base_oversubscribe=1
-      PARENT_SCOPE)
+# How to launch: the flags and environment of each MPI are known in one place, the
+# Python module python/dartpy/launch.py (also used by the Python tests, the %%dartrun
+# magic, benchmarks/run and scripts/demo.sh). At the first test registration CMake runs
+# `python3 launch.py --print-cmake --mpi <flavor> --mpiexec <path>` once and includes what
+# it prints (DART_LAUNCH_FLAGS, DART_LAUNCH_ENV, DART_LAUNCH_FORWARD, DART_LAUNCH_HOSTS;
+# kept in <build>/DartLaunch.cmake, regenerated when launch.py changes). So every test is
+# a plain mpiexec command line (`ctest -N -V` shows it, it can be copied into a shell),
+# costs no Python start, and ends by the test's TIMEOUT. Why each flag is there:
+# launch.py's documentation.
+set(_DART_LAUNCH_PY "${CMAKE_CURRENT_LIST_DIR}/../python/dartpy/launch.py")
+get_filename_component(_DART_LAUNCH_PY "${_DART_LAUNCH_PY}" ABSOLUTE)
+
+# Cores of this machine: a test never reserves more (ctest -j<N> PROCESSORS).
+cmake_host_system_information(RESULT DART_HOST_CORES QUERY NUMBER_OF_LOGICAL_CORES)
+if(NOT DART_HOST_CORES OR DART_HOST_CORES LESS 1)
+  set(DART_HOST_CORES 1)
+endif()
+
+# <out> = the PROCESSORS a test of <units> processes reserves: min(units, cores).
+function(dart_test_processors out units)
+  if(units GREATER DART_HOST_CORES)
+    set(${out} ${DART_HOST_CORES} PARENT_SCOPE)
   else()
-    set(${out_flags} "" PARENT_SCOPE)
-    set(${out_env} "" PARENT_SCOPE)
+    set(${out} ${units} PARENT_SCOPE)
   endif()
 endfunction()
 
-# Flags that forward NAME=VALUE to every rank.
-function(_dart_mpi_env_flag out name value)
-  if(DART_MPI_FLAVOR STREQUAL "openmpi")
-    set(${out} -x "${name}=${value}" PARENT_SCOPE)
-  else()
-    set(${out} -genv "${name}" "${value}" PARENT_SCOPE)
+# Defines DART_LAUNCH_* in the caller's scope (asks launch.py once per configure run).
+macro(_dart_launch_facts)
+  get_property(_dart_launch_file GLOBAL PROPERTY DART_LAUNCH_FILE)
+  if(NOT _dart_launch_file)
+    find_package(Python3 COMPONENTS Interpreter)
+    if(NOT Python3_Interpreter_FOUND)
+      message(FATAL_ERROR "dart_add_mpi_test: python3 is needed to run ${_DART_LAUNCH_PY}")
+    endif()
+    execute_process(
+      COMMAND "${Python3_EXECUTABLE}" "${_DART_LAUNCH_PY}" --print-cmake
+              --mpi "${DART_MPI_FLAVOR}" --mpiexec "${MPIEXEC_EXECUTABLE}"
+      OUTPUT_VARIABLE _dart_launch_out ERROR_VARIABLE _dart_launch_err
+      RESULT_VARIABLE _dart_launch_rc TIMEOUT 60)
+    if(NOT _dart_launch_rc EQUAL 0)
+      message(FATAL_ERROR "${_DART_LAUNCH_PY} --print-cmake failed (${_dart_launch_rc}):\n"
+                          "${_dart_launch_err}")
+    endif()
+    set(_dart_launch_file "${CMAKE_BINARY_DIR}/DartLaunch.cmake")
+    file(WRITE "${_dart_launch_file}" "${_dart_launch_out}")
+    set_property(GLOBAL PROPERTY DART_LAUNCH_FILE "${_dart_launch_file}")
+    set_property(DIRECTORY "${CMAKE_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                 "${_DART_LAUNCH_PY}")
   endif()
+  include("${_dart_launch_file}")
+endmacro()
+
+# The flavor's flags (before -n) and environment (NAME=VALUE list for the ENVIRONMENT
+# test property), for tests that build their mpiexec command themselves.
+function(_dart_mpi_launcher_flags out_flags out_env)
+  _dart_launch_facts()
+  set(${out_flags} ${DART_LAUNCH_FLAGS} PARENT_SCOPE)
+  set(${out_env} ${DART_LAUNCH_ENV} PARENT_SCOPE)
+endfunction()
+
+# Flags that set NAME=VALUE on every rank (DART_LAUNCH_FORWARD with NAME and VALUE).
+function(_dart_mpi_env_flag out name value)
+  _dart_launch_facts()
+  string(REPLACE "@NAME@" "${name}" flag "${DART_LAUNCH_FORWARD}")
+  string(REPLACE "@VALUE@" "${value}" flag "${flag}")
+  set(${out} ${flag} PARENT_SCOPE)
 endfunction()
 
 function(dart_add_mpi_test)
@@ -82,7 +123,7 @@ function(dart_add_mpi_test)
     set(exe "${ARG_COMMAND}")
   endif()
 
-  _dart_mpi_launcher_flags(flavor_flags flavor_env)
+  _dart_launch_facts()
   set(np_flag "${MPIEXEC_NUMPROC_FLAG}")
   if(NOT np_flag)
     set(np_flag -n)
@@ -103,14 +144,11 @@ function(dart_add_mpi_test)
   list(REMOVE_DUPLICATES upn_list)
 
   foreach(units IN LISTS ARG_UNITS)
-    if(units GREATER 2)
-      set(procs 2)  # 2 cores here: keep ctest -j2 from overloading the machine
-    else()
-      set(procs ${units})
-    endif()
+    # A job of more units than cores reserves all cores (and runs oversubscribed).
+    dart_test_processors(procs ${units})
     foreach(upn IN LISTS upn_list)
       set(env_flags "")
-      set(env ${flavor_env})
+      set(env ${DART_LAUNCH_ENV})
       set(labels ${DART_MPI_FLAVOR} n${units} ${ARG_LABELS})
       if(upn STREQUAL "none")
         set(name "${ARG_NAME}.n${units}")
@@ -121,7 +159,7 @@ function(dart_add_mpi_test)
         list(APPEND labels upn${upn})
       endif()
       add_test(NAME ${name}
-        COMMAND "${MPIEXEC_EXECUTABLE}" ${flavor_flags} ${env_flags}
+        COMMAND "${MPIEXEC_EXECUTABLE}" ${DART_LAUNCH_FLAGS} ${env_flags}
                 ${np_flag} ${units} ${MPIEXEC_PREFLAGS}
                 "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
       set_tests_properties(${name} PROPERTIES
@@ -132,22 +170,25 @@ function(dart_add_mpi_test)
     endforeach()
   endforeach()
 
-  # Two emulated hosts on one machine (MPICH hydra only). With `-launcher fork` hydra
-  # never contacts or resolves the host names, it only uses them to place ranks: nodeA gets
-  # ranks 0,1 and nodeB ranks 2,3, and MPICH treats them as two nodes, so
-  # MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) yields two groups {0,1} {2,3} and traffic
-  # between them takes the network path. Checked with MPICH 4.0.2 (Debian 12).
-  # Open MPI would need fake hostnames in separate UTS namespaces (see
-  # /work/shared/notes/mpi-substrate.md), so it is not registered there.
-  if(ARG_FAKE_HOSTS AND DART_MPI_FLAVOR STREQUAL "mpich")
+  # Two emulated hosts on one machine, nodeA with ranks 0,1 and nodeB with ranks 2,3:
+  # MPI itself sees two nodes, so MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) yields
+  # {0,1} {2,3} and traffic between them takes the network path. Only where the MPI can
+  # do it alone (MPICH's hydra: DART_LAUNCH_HOSTS not empty); Open MPI would need fake
+  # host names in separate UTS namespaces.
+  if(ARG_FAKE_HOSTS AND DART_LAUNCH_HOSTS)
     set(name "${ARG_NAME}.n4.fakehosts")
+    string(REPLACE "@HOSTS@" "nodeA:2,nodeB:2" hosts_flags "${DART_LAUNCH_HOSTS}")
+    dart_test_processors(procs 4)
     add_test(NAME ${name}
-      COMMAND "${MPIEXEC_EXECUTABLE}" -hosts nodeA:2,nodeB:2 -launcher fork
+      COMMAND "${MPIEXEC_EXECUTABLE}" ${DART_LAUNCH_FLAGS} ${hosts_flags}
               ${np_flag} 4 ${MPIEXEC_PREFLAGS}
               "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
     set_tests_properties(${name} PROPERTIES
-      PROCESSORS 2 TIMEOUT ${ARG_TIMEOUT}
+      PROCESSORS ${procs} TIMEOUT ${ARG_TIMEOUT}
       LABELS "${DART_MPI_FLAVOR};n4;fakehosts;${ARG_LABELS}")
+    if(DART_LAUNCH_ENV)
+      set_tests_properties(${name} PROPERTIES ENVIRONMENT "${DART_LAUNCH_ENV}")
+    endif()
   endif()
 endfunction()
 

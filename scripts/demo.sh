@@ -23,24 +23,23 @@ py=$REPO/_venv/$mpi/bin/python
 heat_f=$REPO/_build/$mpi/examples/heat2d_f
 out=$REPO/_demo
 mkdir -p "$out"
-case $mpi in
-  mpich) run=(/usr/bin/mpiexec.mpich -n 4) ;;
-  openmpi)
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    run=(/usr/bin/mpiexec.openmpi --oversubscribe -n 4) ;;
-  *) echo "[demo] unknown MPI '$mpi'" >&2; exit 1 ;;
-esac
+[[ $mpi == mpich || $mpi == openmpi ]] || { echo "[demo] unknown MPI '$mpi'" >&2; exit 1; }
 [[ -x $py && -x $heat_f ]] || { echo "[demo] missing $py or $heat_f" >&2; exit 1; }
 
-limit=(timeout -k 10 "${DEMO_TIMEOUT:-600}")  # a hung job ends the demo with an error
+# Jobs start through python/dartpy/launch.py: the mpiexec flags and environment of this
+# MPI, and a time limit after which the whole job is killed (the demo then fails).
+launch=(python3 "$REPO/python/dartpy/launch.py" --mpi "$mpi" -n 4)
+limit=(--timeout "${DEMO_TIMEOUT:-600}")
+shown=$("${launch[@]}" --dry-run -- python)  # the mpiexec command line, for the log
 args=(--nx "$NX" --ny "$NY" --iters "$ITERS" --mode nonblocking)
 echo
 echo "[demo] heat2d, ${NX} x ${NY} grid, $ITERS Jacobi iterations, 4 units ($mpi), halos by DART gets"
-echo "[demo] Python:  ${run[*]} python examples/python/heat2d.py ${args[*]}"
-"${limit[@]}" "${run[@]}" "$py" "$REPO/examples/python/heat2d.py" "${args[@]}" --out "$out/heat2d_python.bin" \
+echo "[demo] Python:  $shown examples/python/heat2d.py ${args[*]}"
+"${launch[@]}" "${limit[@]}" -- "$py" "$REPO/examples/python/heat2d.py" "${args[@]}" \
+  --out "$out/heat2d_python.bin" | sed 's/^/    /'
+echo "[demo] Fortran: ${shown% python} _build/$mpi/examples/heat2d_f ${args[*]}"
+"${launch[@]}" "${limit[@]}" -- "$heat_f" "${args[@]}" --out "$out/heat2d_fortran.bin" \
   | sed 's/^/    /'
-echo "[demo] Fortran: ${run[*]} _build/$mpi/examples/heat2d_f ${args[*]}"
-"${limit[@]}" "${run[@]}" "$heat_f" "${args[@]}" --out "$out/heat2d_fortran.bin" | sed 's/^/    /'
 
 if cmp -s "$out/heat2d_python.bin" "$out/heat2d_fortran.bin"; then
   sum=$(sha256sum "$out/heat2d_python.bin" | cut -c1-16)

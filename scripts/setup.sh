@@ -89,7 +89,7 @@ for mpi in $MPIS; do
     fi
   fi
 
-  if ! cmake --build "$build" -j2; then
+  if ! cmake --build "$build" -j"$(nproc)"; then
     log "$mpi: build FAILED"
     failed+=("$mpi"); continue
   fi
@@ -107,10 +107,10 @@ done
 # mpi4py is built from source against the same MPI (PyPI's wheels and Debian's package may
 # use another one); dartpy is `pip install .` with build isolation, MPICC naming the MPI.
 # Each step is skipped when already satisfied; dartpy is reinstalled only when the hash of
-# its sources (cpp/ python/ pyproject.toml CMakeLists.txt cmake/) changed.
+# its sources (cpp/ python/ pyproject.toml CMakeLists.txt VERSION cmake/) changed.
 PYTHON=${DART_PYTHON:-/usr/bin/python3}
 dartpy_hash() {
-  (cd "$REPO" && find cpp python cmake pyproject.toml CMakeLists.txt -type f \
+  (cd "$REPO" && find cpp python cmake pyproject.toml CMakeLists.txt VERSION -type f \
       ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 | LC_ALL=C sort -z \
       | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }

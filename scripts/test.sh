@@ -78,7 +78,7 @@ for mpi in $MPIS; do
   if [[ " $SUITES " == *" cpp "* ]]; then
     log=$logdir/ctest-$mpi.log
     # ctest < 3.20 has no --test-dir, hence the cd.
-    (cd "$REPO/_build/$mpi" && ctest -j2 --output-on-failure --timeout 300 \
+    (cd "$REPO/_build/$mpi" && ctest -j"$(nproc)" --output-on-failure --timeout 300 \
         --output-junit "$results/ctest-$mpi.xml" "$@") 2>&1 | tee "$log" || true
     count_ctest "$log" "$mpi ctest"
   fi

@@ -36,6 +36,36 @@ dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) {
   return fail(code, fn, "%s failed: %s", call, msg);
 }
 
+dart_ret_t lookup_error(Miss m, const dart_gptr_t &gp, size_t extent, const char *fn) {
+  const int team = gp.teamid, segid = gp.segid, unit = gp.unitid;
+  switch (m) {
+    case Miss::NotInit:
+      return check_init(fn);
+    case Miss::BadTeamId:
+    case Miss::NoTeam: {
+      Team *t = nullptr;
+      return get_team(gp.teamid, fn, &t);  // its messages
+    }
+    case Miss::NoSegment:
+      return fail(DART_ERR_NOTFOUND, fn,
+                  "segment %d of team %d does not exist (unknown or freed)", segid, team);
+    case Miss::BadUnit:
+      return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", unit,
+                  g->teams[team]->size, team);
+    case Miss::PastEnd: {
+      const Segment *seg = g->teams[team]->segment(gp.segid);
+      return fail(DART_ERR_INVAL, fn,
+                  "offset %llu + %zu bytes is past the end of unit %d's %zu-byte part of "
+                  "segment %d",
+                  (unsigned long long)gp.addr_or_offs.offset, extent, unit, seg->size_of(unit),
+                  segid);
+    }
+    case Miss::None:
+      break;
+  }
+  return DART_OK;
+}
+
 }  // namespace detail
 }  // namespace dart
 

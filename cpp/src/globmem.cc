@@ -302,18 +302,15 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   return DART_OK;
 }
 
-// Looks up the segment a gptr names, with the error contract.
+// The segment a gptr names, through the one lookup (internal.h) with the error contract;
+// the offset is not checked here (the callers that use it check it themselves).
 dart_ret_t gptr_segment(const dart_gptr_t &gp, const char *fn, Team **team, Segment **seg) {
-  DART_TRY(check_init(fn));
-  DART_TRY(get_team(gp.teamid, fn, team));
-  *seg = (*team)->segment(gp.segid);
-  if (*seg == nullptr)
-    return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (unknown or freed)",
-                (int)gp.segid, (int)gp.teamid);
-  int unit = gp.unitid;
-  if (unit < 0 || unit >= (*team)->size)
-    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", unit,
-                (*team)->size, (int)gp.teamid);
+  dart_gptr_t at0 = gp;
+  at0.addr_or_offs.offset = 0;
+  Target t{};
+  DART_TRY(resolve(at0, 0, fn, &t));
+  *seg = t.seg;
+  *team = t.seg->team;
   return DART_OK;
 }
 

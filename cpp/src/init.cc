@@ -275,6 +275,6 @@ const char *dart_config_string(void) {
   return g != nullptr ? g->config_string.c_str() : "DART-MPI (not initialized)";
 }
 
-const char *dart_mpi_version(void) { return "0.1.0"; }
+const char *dart_mpi_version(void) { return DARTMPI_VERSION_STR; }
 
 }  // extern "C"

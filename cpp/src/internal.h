@@ -380,56 +380,66 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
                                 const char *fn);
 
 // ---------------------------------------------------------------------------
-// target resolution for one-sided operations (the hot path)
+// target lookup: the one path from a global pointer to memory (the hot path)
 // ---------------------------------------------------------------------------
+// Every one-sided operation, atomic, flush and lock finds its target here: a load/store
+// address when the target's part is mapped into this process (same node), and always the
+// segment's RMA window with the target's rank and displacement in it.
 struct Target {
-  char *direct;       // load/store address of the first element, or nullptr
-  MPI_Win win;        // RMA window when !direct
+  char *direct;       // load/store address of the first byte, or nullptr
+  MPI_Win win;        // the segment's RMA window (MPI_WIN_NULL: windowless registration)
   int rank;           // rank of the target unit in the window's communicator
   uint64_t disp;      // byte displacement in the window
   Segment *seg;
 };
 
-inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn,
-                          Target *t) {
-  DART_TRY(check_init(fn));
-  Team *team = nullptr;
-  DART_TRY(get_team(gp.teamid, fn, &team));
+// Why a lookup failed; lookup_error turns it into the DART error and its message.
+enum class Miss : uint8_t { None, NotInit, BadTeamId, NoTeam, NoSegment, BadUnit, PastEnd };
+
+// The lookup of `extent` bytes at gp. Lazy: when the target is reachable by load/store,
+// only t->direct and t->seg are filled (the put/get fast path needs no more).
+template <bool Lazy = false>
+__attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t extent,
+                                                  Target *t) {
+  if (DART_UNLIKELY(g == nullptr)) return Miss::NotInit;
+  if (DART_UNLIKELY(gp.teamid < 0)) return Miss::BadTeamId;
+  if (DART_UNLIKELY((size_t)gp.teamid >= g->teams.size())) return Miss::NoTeam;
+  const Team *team = g->teams[gp.teamid];
+  if (DART_UNLIKELY(team == nullptr)) return Miss::NoTeam;
   Segment *seg = team->segment(gp.segid);
-  if (DART_UNLIKELY(seg == nullptr))
-    return fail(DART_ERR_NOTFOUND, fn,
-                "segment %d of team %d does not exist (unknown or freed)",
-                (int)gp.segid, (int)gp.teamid);
-  int unit = gp.unitid;
-  if (DART_UNLIKELY(unit < 0 || unit >= team->size))
-    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", unit,
-                team->size, (int)gp.teamid);
-  uint64_t off = gp.addr_or_offs.offset;
-  size_t cap = seg->size_of(unit);
-  if (DART_UNLIKELY(off > cap || extent > cap - off))
-    return fail(DART_ERR_INVAL, fn,
-                "offset %llu + %zu bytes is past the end of unit %d's %zu-byte part of "
-                "segment %d",
-                (unsigned long long)off, extent, unit, cap, (int)gp.segid);
+  if (DART_UNLIKELY(seg == nullptr)) return Miss::NoSegment;
+  const int unit = gp.unitid;
+  if (DART_UNLIKELY(unit < 0 || unit >= team->size)) return Miss::BadUnit;
+  const uint64_t off = gp.addr_or_offs.offset;
+  const size_t cap = seg->size_of(unit);
+  if (DART_UNLIKELY(off > cap || extent > cap - off)) return Miss::PastEnd;
   char *base = seg->direct[unit];
   t->direct = base ? base + off : nullptr;
+  t->seg = seg;
+  if (Lazy && DART_LIKELY(base != nullptr)) return Miss::None;
   t->win = seg->win;
   t->rank = unit;
   t->disp = off + seg->pad_of(unit);
-  t->seg = seg;
-  return DART_OK;
+  return Miss::None;
+}
+
+// The DART error of a failed lookup, with its message (the cold path).
+dart_ret_t lookup_error(Miss m, const dart_gptr_t &gp, size_t extent, const char *fn)
+    __attribute__((cold, noinline));
+
+// lookup with the error contract: NOTINIT, INVAL (negative team id, unit out of range,
+// past the end of the part) or NOTFOUND (unknown team or segment), with a message.
+inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn, Target *t) {
+  const Miss m = lookup(gp, extent, t);
+  return DART_LIKELY(m == Miss::None) ? DART_OK : lookup_error(m, gp, extent, fn);
 }
 
 // The fast path of put/get and atomics: one basic type on both sides and at most
-// DART_TRANSFER_CHUNK elements, resolved in one pass over the lookups (no type
-// descriptors). fast_target fills `f` and returns true; false sends the caller down the
-// general path (which also reports any error). With WantRma the MPI fields are filled
-// for same-node targets too (atomics always go through the window).
-struct Fast {
-  char *direct;    // load/store address, or nullptr: MPI RMA on win
-  MPI_Win win;
-  int rank;
-  MPI_Aint disp;
+// DART_TRANSFER_CHUNK elements, found by the same lookup (no type descriptors).
+// fast_target fills `f` and returns true; false sends the caller down the general path
+// (which also reports any error). With WantRma the MPI fields are filled for same-node
+// targets too (atomics always go through the window).
+struct Fast : Target {
   int count;       // elements
   size_t bytes;
   MPI_Datatype type;
@@ -442,32 +452,19 @@ template <bool WantRma>
 __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, const void *local,
                                                        size_t nelem, dart_datatype_t a,
                                                        dart_datatype_t b, Fast *f) {
-  if (!(a == b && is_basic(a) && g != nullptr && local != nullptr && nelem > 0 &&
+  if (!(a == b && is_basic(a) && local != nullptr && nelem > 0 && g != nullptr &&
         nelem <= g->cfg.transfer_chunk))
     return false;
-  if ((size_t)gp.teamid >= g->teams.size()) return false;  // also rejects negative ids
-  const Team *team = g->teams[gp.teamid];
-  if (team == nullptr) return false;
-  const Segment *seg = team->segment(gp.segid);
-  int unit = gp.unitid;
-  if (seg == nullptr || unit < 0 || unit >= team->size) return false;
   const size_t bytes = nelem * kBasicSize[a];  // nelem <= INT_MAX: no overflow
-  const uint64_t off = gp.addr_or_offs.offset;
-  const size_t cap = seg->size_of(unit);
-  if (off > cap || bytes > cap - off) return false;
-  char *base = seg->direct[unit];
+  if (lookup<!WantRma>(gp, bytes, f) != Miss::None) return false;
   f->bytes = bytes;
-  f->direct = base ? base + off : nullptr;
-  if (!WantRma && DART_LIKELY(base != nullptr)) return true;  // load/store needs no more
-  if (seg->win == MPI_WIN_NULL) return false;
-  f->win = seg->win;
-  f->rank = unit;
-  f->disp = (MPI_Aint)(off + seg->pad_of(unit));
+  if (!WantRma && DART_LIKELY(f->direct != nullptr)) return true;  // load/store needs no more
+  if (f->win == MPI_WIN_NULL) return false;
   f->count = (int)nelem;
   f->type = basic_mpi_type(a);
   if constexpr (WantRma) {  // only atomics read these
-    f->rdma_self = seg->win != seg->shm_win && unit == team->myid;
-    f->cpu_atomics = seg->cpu_atomics;
+    f->rdma_self = f->win != f->seg->shm_win && f->rank == f->seg->team->myid;
+    f->cpu_atomics = f->seg->cpu_atomics;
   }
   return true;
 }

@@ -3,8 +3,8 @@
 // Each quirk has a name, the MPI library and version range it applies to (queried at
 // dart_init from MPI_Get_library_version), what goes wrong without it and what DART does
 // instead. The code that works around a quirk asks quirk(Quirk::X) and names it in a
-// comment; dart_mpi_quirks() (dart_ext.h) lists the quirks in force, and so do
-// `python -m dartpy --info` and `dart-config --info`. docs/mpi-notes.md has the probes.
+// comment; dart_mpi_quirks() (dart_ext.h) lists the quirks in force, and so does
+// `python -m dartpy --info`. docs/mpi-notes.md has the probes.
 #ifndef DART_MPI_QUIRKS_H
 #define DART_MPI_QUIRKS_H
 

@@ -2,7 +2,8 @@
 
 A Jupyter kernel is one process, so it is one DART unit. ``%%dartrun`` runs the body of
 a cell as a program under ``mpiexec -n N`` (the launcher of the MPI dartpy was built
-with), shows what the units print, and brings named variables back into the notebook::
+with, given the flags and environment of dartpy.launch), shows what the units print, and
+brings named variables back into the notebook::
 
     %load_ext dartpy.notebook
 
@@ -32,13 +33,13 @@ import argparse
 import os
 import pickle
 import shlex
-import signal
-import subprocess
 import sys
 import tempfile
 import textwrap
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
+
+from . import launch
 
 __all__ = ["DartRunError", "dartrun", "load_ipython_extension"]
 
@@ -67,31 +68,13 @@ dart.exit()
 """
 
 
-def _launcher(n: int, upn: Optional[int]) -> tuple:
-    """mpiexec command prefix and environment for n units."""
+def _launcher() -> "launch.Launcher":
+    """The mpiexec of the MPI dartpy was built with ($DARTPY_MPIEXEC overrides it)."""
     import dartpy
 
     build = dartpy.build_info()
-    mpiexec = os.environ.get("DARTPY_MPIEXEC") or build["mpiexec"] or "mpiexec"
-    # The kernel itself may be an initialized singleton MPI process: its PMI/Open MPI
-    # variables must not leak into the new job.
-    prefixes = ("OMPI_", "PMIX_", "PMI_", "HYDRA_", "HYDI_", "OPAL_", "ORTE_", "MPIR_")
-    keep = {"OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"}
-    env = {k: v for k, v in os.environ.items() if k in keep or not k.startswith(prefixes)}
-    env.pop("DART_UNITS_PER_NODE", None)
-    env["PYTHONUNBUFFERED"] = "1"
-    cmd = [mpiexec]
-    if build["mpi_flavor"] == "openmpi":
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        cmd += ["--oversubscribe"]
-        if upn is not None:
-            env["DART_UNITS_PER_NODE"] = str(upn)
-            cmd += ["-x", "DART_UNITS_PER_NODE"]
-    elif upn is not None:
-        cmd += ["-genv", "DART_UNITS_PER_NODE", str(upn)]
-    return cmd + ["-n", str(n)], env
+    return launch.Launcher(build["mpi_flavor"],
+                           os.environ.get("DARTPY_MPIEXEC") or build["mpiexec"] or "mpiexec")
 
 
 def dartrun(source: str, n: int = 4, *, gather: Sequence[str] = (), upn: Optional[int] = None,
@@ -112,26 +95,24 @@ def dartrun(source: str, n: int = 4, *, gather: Sequence[str] = (), upn: Optiona
         script = Path(folder) / "cell.py"
         script.write_text(_PROLOGUE + textwrap.dedent(source) + "\n"
                           + _EPILOGUE.format(names=names, folder=folder))
-        prefix, env = _launcher(n, upn)
-        cmd = prefix + [sys.executable, str(script)]
-        proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        try:
-            output, _ = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            try:
-                output, _ = proc.communicate(timeout=10)
-            except subprocess.TimeoutExpired:  # a unit outside the group keeps the pipe
-                proc.stdout.close()
-                output = ""
+        launcher = _launcher()
+        # The kernel may itself be an initialized singleton MPI process: job_environ drops
+        # its MPI variables, and DART_UNITS_PER_NODE is the cell's --upn or nothing.
+        env_vars = {} if upn is None else {"DART_UNITS_PER_NODE": str(upn)}
+        base = {k: v for k, v in os.environ.items() if k != "DART_UNITS_PER_NODE"}
+        env = launcher.job_environ(env_vars, base)
+        env["PYTHONUNBUFFERED"] = "1"
+        cmd = launcher.command(n, [sys.executable, str(script)], env_vars)
+        res = launch.run(cmd, env, timeout=timeout, cwd=cwd, merge_stderr=True)
+        output = res.stdout
+        if res.timed_out:
             raise DartRunError(f"%%dartrun: killed after {timeout:g} s "
-                               f"({shlex.join(prefix)} ...)\n{output}") from None
+                               f"({shlex.join(cmd[:-2])} ...)\n{output}")
         if echo and output:
             sys.stdout.write(output)
-        if proc.returncode != 0:
+        if res.returncode != 0:
             where = "above" if echo else f"below:\n{output[-6000:]}"
-            raise DartRunError(f"%%dartrun: the job failed (exit status {proc.returncode}); "
+            raise DartRunError(f"%%dartrun: the job failed (exit status {res.returncode}); "
                                f"the units' output is {where}")
         per_unit = []
         for unit in range(n):

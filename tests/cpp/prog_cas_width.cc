@@ -2,7 +2,7 @@
 // _ULONG, _LONGLONG, _ULONGLONG) words, to self and to every other unit, on collective
 // memory; plus a contended 64-bit election on unit 0. A program of its own because Open
 // MPI's osc rdma has segfaulted on 64-bit MPI_Compare_and_swap to self (see
-// ../shared/notes/mpi-substrate.md): a crash must show up as this one failing test.
+// docs/mpi-notes.md): a crash must show up as this one failing test.
 //
 // Before the CAS phases, 64-bit fetch_and_op and accumulate to self and to the others run
 // first, so that a CAS crash does not hide whether those work. Each phase announces itself

@@ -24,17 +24,10 @@ step "module files: $(cd "$prefix" && ls -d include/dart-mpi/fortran/*/dart.mod)
 test -f "$prefix/lib/cmake/DartMPI/DartMPIFortranTargets.cmake"
 test -f "$prefix/lib/pkgconfig/dart-mpi-fortran.pc"
 
-run() { # <units> <exe>
-  local n=$1 exe=$2
-  local mpiexec
-  mpiexec=$(dart-config --mpiexec)
-  if [[ $flavor == openmpi ]]; then
-    # the flags of cmake/DartMpiTest.cmake (no --mca btl override: see there)
-    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-      timeout 120 "$mpiexec" --oversubscribe --bind-to none -n "$n" "$exe"
-  else
-    timeout 120 "$mpiexec" -n "$n" "$exe"
-  fi
+launch=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/python/dartpy/launch.py
+run() { # <units> <exe>: under the installation's mpiexec, flags and environment of launch.py
+  python3 "$launch" --mpi "$flavor" --mpiexec "$(dart-config --mpiexec)" -n "$1" \
+    --timeout 120 -- "$2"
 }
 
 check_run() { # <exe>

@@ -13,5 +13,6 @@ signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def pytest_report_header(config):
-    return (f"dartpy MPI: {launcher.FLAVOR} (launcher {launcher.MPIEXEC}, "
+    flags = " ".join([launcher.MPIEXEC] + launcher.LAUNCHER.flags())
+    return (f"dartpy MPI: {launcher.FLAVOR} (launcher {flags}, "
             f"built with {launcher.BUILD['mpicc']})")

@@ -74,7 +74,7 @@ def test_mpi_flavor_matches_runtime(d):
     assert d.mpi_info()["thread_level"] == "serialized"
     assert d.node_count() == 1 and d.unit_node(0) == 0
     assert d.units_per_node_emulation() == 0
-    assert "DART-MPI" in d.config_string() and d.mpi_version() == "0.1.0"
+    assert "DART-MPI" in d.config_string() and d.mpi_version() == d.__version__
 
 
 def test_gptr_value_type(d):

@@ -18,11 +18,9 @@
 #define DART_VERSION_STR     "3.2.0"
 #define DART_BUILD_STR       (__DATE__ " " __TIME__)
 
-/* Version of this library. DART-MPI extension. */
-#define DARTMPI_VERSION_MAJOR 0
-#define DARTMPI_VERSION_MINOR 1
-#define DARTMPI_VERSION_PATCH 0
-#define DARTMPI_VERSION_STR   "0.1.0"
+/* Version of this library (DARTMPI_VERSION_MAJOR/_MINOR/_PATCH, DARTMPI_VERSION_STR),
+ * generated from the source tree's VERSION file. DART-MPI extension. */
+#include <dash/dart/if/dart_version.h>
 
 #ifdef __cplusplus
 extern "C" {
