@@ -9,7 +9,8 @@ module dart_buf_complex32
   implicit none
   private
 
-#define BUF_TYPE complex(real32)
+! complex(real32): the element kind is the one dart_tables.h gives DART_TYPE_FLOAT.
+#define BUF_TYPE complex(DARTF_KIND_FLOAT)
 #define BUF_BASE DART_TYPE_FLOAT
 #define BUF_PARTS 2
 #define BUF_LABEL 'complex(real32)'

@@ -9,7 +9,8 @@ module dart_buf_complex64
   implicit none
   private
 
-#define BUF_TYPE complex(real64)
+! complex(real64): the element kind is the one dart_tables.h gives DART_TYPE_DOUBLE.
+#define BUF_TYPE complex(DARTF_KIND_DOUBLE)
 #define BUF_BASE DART_TYPE_DOUBLE
 #define BUF_PARTS 2
 #define BUF_LABEL 'complex(real64)'

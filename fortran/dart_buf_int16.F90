@@ -9,7 +9,8 @@ module dart_buf_int16
   implicit none
   private
 
-#define BUF_TYPE integer(int16)
+! integer(int16): the element kind is the one dart_tables.h gives DART_TYPE_SHORT.
+#define BUF_TYPE integer(DARTF_KIND_SHORT)
 #define BUF_BASE DART_TYPE_SHORT
 #define BUF_PARTS 1
 #define BUF_LABEL 'integer(int16)'

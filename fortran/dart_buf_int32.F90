@@ -9,7 +9,8 @@ module dart_buf_int32
   implicit none
   private
 
-#define BUF_TYPE integer(int32)
+! integer(int32): the element kind is the one dart_tables.h gives DART_TYPE_INT.
+#define BUF_TYPE integer(DARTF_KIND_INT)
 #define BUF_BASE DART_TYPE_INT
 #define BUF_PARTS 1
 #define BUF_LABEL 'integer(int32)'

@@ -9,7 +9,8 @@ module dart_buf_int64
   implicit none
   private
 
-#define BUF_TYPE integer(int64)
+! integer(int64): the element kind is the one dart_tables.h gives DART_TYPE_LONGLONG.
+#define BUF_TYPE integer(DARTF_KIND_LONGLONG)
 #define BUF_BASE DART_TYPE_LONGLONG
 #define BUF_PARTS 1
 #define BUF_LABEL 'integer(int64)'

@@ -9,7 +9,8 @@ module dart_buf_int8
   implicit none
   private
 
-#define BUF_TYPE integer(int8)
+! integer(int8): the element kind is the one dart_tables.h gives DART_TYPE_BYTE.
+#define BUF_TYPE integer(DARTF_KIND_BYTE)
 #define BUF_BASE DART_TYPE_BYTE
 #define BUF_PARTS 1
 #define BUF_LABEL 'integer(int8)'

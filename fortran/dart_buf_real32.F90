@@ -9,7 +9,8 @@ module dart_buf_real32
   implicit none
   private
 
-#define BUF_TYPE real(real32)
+! real(real32): the element kind is the one dart_tables.h gives DART_TYPE_FLOAT.
+#define BUF_TYPE real(DARTF_KIND_FLOAT)
 #define BUF_BASE DART_TYPE_FLOAT
 #define BUF_PARTS 1
 #define BUF_LABEL 'real(real32)'

@@ -9,7 +9,8 @@ module dart_buf_real64
   implicit none
   private
 
-#define BUF_TYPE real(real64)
+! real(real64): the element kind is the one dart_tables.h gives DART_TYPE_DOUBLE.
+#define BUF_TYPE real(DARTF_KIND_DOUBLE)
 #define BUF_BASE DART_TYPE_DOUBLE
 #define BUF_PARTS 1
 #define BUF_LABEL 'real(real64)'

@@ -65,14 +65,9 @@ module dart_c_binding
   ! ---------------------------------------------------------------------------------------
   ! Named constants (values of dart_types.h and friends)
   ! ---------------------------------------------------------------------------------------
-  ! Return codes (dart_ret_t).
-  integer, parameter, public :: DART_OK = 0
-  integer, parameter, public :: DART_PENDING = 1
-  integer, parameter, public :: DART_ERR_INVAL = 2
-  integer, parameter, public :: DART_ERR_NOTFOUND = 3
-  integer, parameter, public :: DART_ERR_NOTINIT = 4
-  integer, parameter, public :: DART_ERR_NOMEM = 5
-  integer, parameter, public :: DART_ERR_OTHER = 999
+  ! Return codes, basic datatypes, operations and the kinds of the basic types: generated
+  ! at build time from the X-macro lists of dart_tables.h (cmake/DartTables.cmake).
+#include "dart_tables.inc"
 
   ! Exit codes.
   integer, parameter, public :: DART_EXIT_SUCCESS = 0
@@ -90,39 +85,11 @@ module dart_c_binding
   integer(DART_UNIT_KIND), parameter, public :: DART_UNDEFINED_UNIT_ID = -1_DART_UNIT_KIND
   integer(c_int16_t), parameter, public :: DART_SEGMENT_LOCAL = 0_c_int16_t
 
-  ! Basic datatypes (dart_datatype_t).
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_UNDEFINED = 0
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_BYTE = 1
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SHORT = 2
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_INT = 3
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_UINT = 4
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONG = 5
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_ULONG = 6
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONGLONG = 7
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_ULONGLONG = 8
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_FLOAT = 9
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_DOUBLE = 10
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LONG_DOUBLE = 11
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_LAST = 12
-  !> The basic type of size_t (64-bit here).
-  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SIZET = DART_TYPE_ULONGLONG
+  !> The basic type of size_t (as dart_types.h: unsigned long if size_t has 32 bits,
+  !> unsigned long long if it has 64).
+  integer(DART_DATATYPE_KIND), parameter, public :: DART_TYPE_SIZET = &
+    merge(DART_TYPE_ULONG, DART_TYPE_ULONGLONG, bit_size(0_c_size_t) == 32)
 
-  ! Operations (dart_operation_t).
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_UNDEFINED = 0
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MIN = 1
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MAX = 2
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_MINMAX = 3
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_SUM = 4
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_PROD = 5
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BAND = 6
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LAND = 7
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BOR = 8
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LOR = 9
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_BXOR = 10
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LXOR = 11
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_REPLACE = 12
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_NO_OP = 13
-  integer(DART_OPERATION_KIND), parameter, public :: DART_OP_LAST = 14
   !> Index of the minimum / maximum inside a DART_OP_MINMAX pair, 0-based as in C: in a
   !> Fortran array with lower bound 1 the minimum of pair i is x(2*i-1), the maximum x(2*i).
   integer, parameter, public :: DART_OP_MINMAX_MIN = 0
@@ -162,9 +129,10 @@ module dart_c_binding
   public :: c_dart_strerror, c_dart_error_detail, c_dart_gptr_fields, c_dart_gptr_make
   public :: c_dart_gptr_getaddr_node, c_dart_gptr_segment_size, c_dart_node_count
   public :: c_dart_unit_node, c_dart_units_per_node_emulation, c_dart_config_string
-  public :: c_dart_mpi_version
-  public :: c_dartf_team_comm, c_dartf_section, c_dartf_type_cache_clear, c_dartf_message
-  public :: c_dartf_type_cache_size
+  public :: c_dart_mpi_version, c_dart_mpi_quirks
+  public :: c_dart_type_from_layout, c_dart_type_layout_release
+  public :: c_dart_type_layout_cache_stats
+  public :: c_dartf_team_comm, c_dartf_descriptor
 
   ! Handle components are private in the public module's view; the wrappers reach the
   ! pointer inside through these (pure, inlined by the compiler).
@@ -780,6 +748,29 @@ module dart_c_binding
     end function
 
     ! ---- DART-MPI extensions (dart_ext.h) ------------------------------------------
+    function c_dart_type_from_layout(elem, ndim, extents, strides, type, nelem) &
+        bind(C, name="dart_type_from_layout") result(rc)
+      import :: c_int, c_intptr_t, c_size_t, c_ptrdiff_t
+      integer(c_intptr_t), value :: elem
+      integer(c_int), value :: ndim
+      integer(c_size_t), intent(in) :: extents(*)
+      integer(c_ptrdiff_t), intent(in) :: strides(*)
+      integer(c_intptr_t), intent(inout) :: type
+      integer(c_size_t), intent(inout) :: nelem
+      integer(c_int) :: rc
+    end function
+    function c_dart_type_layout_release(type) bind(C, name="dart_type_layout_release") &
+        result(rc)
+      import :: c_int, c_intptr_t
+      integer(c_intptr_t), value :: type
+      integer(c_int) :: rc
+    end function
+    function c_dart_type_layout_cache_stats(entries, held) &
+        bind(C, name="dart_type_layout_cache_stats") result(rc)
+      import :: c_int, c_size_t
+      integer(c_size_t), intent(inout) :: entries, held
+      integer(c_int) :: rc
+    end function
     function c_dart_strerror(ret) bind(C, name="dart_strerror") result(s)
       import :: c_int, c_ptr
       integer(c_int), value :: ret
@@ -842,6 +833,10 @@ module dart_c_binding
       import :: c_ptr
       type(c_ptr) :: s
     end function
+    function c_dart_mpi_quirks() bind(C, name="dart_mpi_quirks") result(s)
+      import :: c_ptr
+      type(c_ptr) :: s
+    end function
     function c_dart_mpi_version() bind(C, name="dart_mpi_version") result(s)
       import :: c_ptr
       type(c_ptr) :: s
@@ -855,33 +850,21 @@ module dart_c_binding
       integer(c_int), intent(inout) :: fcomm
       integer(c_int) :: rc
     end function
-    !> Describe a (non-contiguous) array by its first element's address, an element count
-    !> in base-type elements and a DART datatype (basic, cached strided or indexed).
-    function c_dartf_section(buf, base, parts, addr, nelem, dtype) &
-        bind(C, name="dartf_section") result(rc)
-      import :: c_int, c_intptr_t, c_ptr, c_size_t
+    !> A Fortran array descriptor in the form of dart_type_from_layout: the address of
+    !> the first element, extents and strides (in DART elements, `parts` per Fortran
+    !> element) of the returned number of dimensions (at most `capacity`); negative for an
+    !> assumed-size array (-1), a stride that is no multiple of the element size (-2), or
+    !> more than `capacity` dimensions (-3).
+    function c_dartf_descriptor(buf, parts, addr, extents, strides, capacity) &
+        bind(C, name="dartf_descriptor") result(nd)
+      import :: c_int, c_ptr, c_size_t, c_ptrdiff_t
       type(*), dimension(..), intent(in) :: buf
-      integer(c_intptr_t), value :: base
       integer(c_int), value :: parts
       type(c_ptr), intent(inout) :: addr
-      integer(c_size_t), intent(inout) :: nelem
-      integer(c_intptr_t), intent(inout) :: dtype
-      integer(c_int) :: rc
-    end function
-    !> Forget (and with destroy /= 0, destroy) the cached section datatypes.
-    subroutine c_dartf_type_cache_clear(destroy) bind(C, name="dartf_type_cache_clear")
-      import :: c_int
-      integer(c_int), value :: destroy
-    end subroutine
-    !> Number of section datatypes in the cache (for tests).
-    function c_dartf_type_cache_size() bind(C, name="dartf_type_cache_size") result(n)
-      import :: c_int
-      integer(c_int) :: n
-    end function
-    !> Message of the last failure of a dartf_* helper on this thread.
-    function c_dartf_message() bind(C, name="dartf_message") result(s)
-      import :: c_ptr
-      type(c_ptr) :: s
+      integer(c_size_t), intent(inout) :: extents(*)
+      integer(c_ptrdiff_t), intent(inout) :: strides(*)
+      integer(c_int), value :: capacity
+      integer(c_int) :: nd
     end function
   end interface
 

@@ -16,12 +16,12 @@ module dart_f_base
   implicit none
   private
 
-  public :: dartf_finish, dartf_fail, dartf_die, dartf_c_string, dartf_section_failed
-  public :: dartf_local_address, dartf_pause, dartf_layout
+  public :: dartf_finish, dartf_fail, dartf_die, dartf_c_string
+  public :: dartf_local_address, dartf_pause, dartf_layout, dartf_layout_done
 
-  !> Source of the detail text of a failure.
-  integer, parameter, public :: DARTF_DETAIL_CORE = 0   ! dart_error_detail()
-  integer, parameter, public :: DARTF_DETAIL_SHIM = 1   ! dartf_message() (C helpers)
+  !> Dimensions dartf_layout passes to the layout engine: Fortran's 15 and the (re, im)
+  !> dimension of a complex element.
+  integer(c_int), parameter :: DARTF_MAX_DIMS = 16
 
 contains
 
@@ -63,26 +63,18 @@ contains
 
   !> Finish a wrapper: set stat, and on failure set errmsg or abort the job.
   !> `msg` (a Fortran-layer message) replaces the detail text when present; otherwise the
-  !> detail comes from the core (`source` = DARTF_DETAIL_CORE, default) or from the C
-  !> helpers (DARTF_DETAIL_SHIM).
-  subroutine dartf_finish(rc, fname, stat, errmsg, msg, source)
+  !> detail is the core's, dart_error_detail().
+  subroutine dartf_finish(rc, fname, stat, errmsg, msg)
     integer(c_int), intent(in) :: rc
     character(len=*), intent(in) :: fname
     integer, intent(out), optional :: stat
     character(len=*), intent(inout), optional :: errmsg
     character(len=*), intent(in), optional :: msg
-    integer, intent(in), optional :: source
     character(len=:), allocatable :: text
     if (present(stat)) stat = int(rc)
     if (rc == DART_OK) return
     if (present(msg)) then
       text = failure_text(rc, fname, msg)
-    else if (present(source)) then
-      if (source == DARTF_DETAIL_SHIM) then
-        text = failure_text(rc, fname, dartf_c_string(c_dartf_message()))
-      else
-        text = failure_text(rc, fname, dartf_c_string(c_dart_error_detail()))
-      end if
     else
       text = failure_text(rc, fname, dartf_c_string(c_dart_error_detail()))
     end if
@@ -98,15 +90,6 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     call dartf_finish(rc, fname, stat, errmsg, msg=msg)
   end subroutine dartf_fail
-
-  !> A failure of dartf_section (message kept by the C helper).
-  subroutine dartf_section_failed(rc, fname, stat, errmsg)
-    integer(c_int), intent(in) :: rc
-    character(len=*), intent(in) :: fname
-    integer, intent(out), optional :: stat
-    character(len=*), intent(inout), optional :: errmsg
-    call dartf_finish(rc, fname, stat, errmsg, source=DARTF_DETAIL_SHIM)
-  end subroutine dartf_section_failed
 
   !> Print "DART error on unit <id>: <text>" to error_unit and abort the whole job.
   subroutine dartf_die(text)
@@ -149,21 +132,56 @@ contains
   end subroutine dartf_pause
 
   !> The slow path of the one-sided wrappers (a section, or an explicit remote type):
-  !> the buffer's address, element count and DART datatype (dartf_section, in C). Kept
-  !> here, out of the typed wrappers, so that their fast path keeps a small stack frame:
-  !> the Fortran-to-C descriptor conversion of a type(*), dimension(..) argument needs a
-  !> large temporary, which now lives in this frame only. The buffer is passed by
+  !> the buffer's address, element count and DART datatype, from the core's layout engine
+  !> (dart_type_from_layout) given the dimensions of the array descriptor (dartf_descriptor,
+  !> in C). Hand the type back with dartf_layout_done after the call that uses it. On
+  !> failure the call is finished here under `fname` (stat, errmsg or abort) and the code
+  !> returned. Kept out of the typed wrappers so that their fast path keeps a small stack
+  !> frame: the Fortran-to-C descriptor conversion of a type(*), dimension(..) argument
+  !> needs a large temporary, which lives in this frame only. The buffer is passed by
   !> descriptor all the way (no copy).
-  function dartf_layout(buf, base, parts, addr, nelem, dtype) result(rc)
+  function dartf_layout(buf, base, parts, fname, addr, nelem, dtype, stat, errmsg) result(rc)
     type(*), dimension(..), intent(in) :: buf
     integer(c_intptr_t), intent(in) :: base
     integer, intent(in) :: parts
+    character(len=*), intent(in) :: fname
     type(c_ptr), intent(inout) :: addr
     integer(c_size_t), intent(inout) :: nelem
     integer(c_intptr_t), intent(inout) :: dtype
-    integer(c_int) :: rc
-    rc = c_dartf_section(buf, base, int(parts, c_int), addr, nelem, dtype)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc, nd
+    integer(c_size_t) :: extents(DARTF_MAX_DIMS)
+    integer(c_ptrdiff_t) :: strides(DARTF_MAX_DIMS)
+    nd = c_dartf_descriptor(buf, int(parts, c_int), addr, extents, strides, DARTF_MAX_DIMS)
+    if (nd < 0) then
+      ! Descriptors the layout engine cannot be given (found by this layer).
+      rc = DART_ERR_INVAL
+      select case (nd)
+      case (-1)
+        call dartf_finish(rc, fname, stat, errmsg, msg='assumed-size arrays have no size; ' &
+                          // 'pass a section with an upper bound')
+      case (-2)
+        call dartf_finish(rc, fname, stat, errmsg, msg='a stride of the array is not a ' &
+                          // 'multiple of its element size')
+      case default
+        call dartf_finish(rc, fname, stat, errmsg, msg='the array has too many dimensions')
+      end select
+      return
+    end if
+    rc = c_dart_type_from_layout(base, nd, extents, strides, dtype, nelem)
+    if (rc /= DART_OK) call dartf_finish(rc, fname, stat, errmsg)
   end function dartf_layout
+
+  !> Hand back the type of dartf_layout after the call that used it (an operation it
+  !> started completes normally). A failing release turns a successful rc into its code.
+  subroutine dartf_layout_done(dtype, rc)
+    integer(c_intptr_t), intent(in) :: dtype
+    integer(c_int), intent(inout) :: rc
+    integer(c_int) :: rc_release
+    rc_release = c_dart_type_layout_release(dtype)
+    if (rc == DART_OK) rc = rc_release
+  end subroutine dartf_layout_done
 
   !> The address dart_local associates a pointer with: checks the rank of the shape, that
   !> the unit is the caller (dart_gptr_getaddr) or on its node (dart_gptr_getaddr_node),

@@ -48,7 +48,7 @@ program fprog_abort
     ! every unit passes the same bad root
     call dart_bcast(a, n, DART_TEAM_ALL)
   case ('section')
-    ! an error found by the Fortran layer (a reversed section has no DART datatype)
+    ! a reversed section has no DART datatype (the core's layout engine says so)
     if (me == n - 1) call dart_get_blocking(a(5:1:-1), g)
   case ('dart_abort')
     if (me == n - 1) then

@@ -77,6 +77,7 @@ contains
     type(dart_gptr) :: mine, rg
     type(dart_handle) :: h
     integer :: i, j, k, l, left, right, st, ncache
+    integer(int64) :: entries, held
     right = mod(tme + 1, tsize)
     left = mod(tme - 1 + tsize, tsize)
     mine = g
@@ -205,6 +206,10 @@ contains
     call dart_put_blocking(rg, c(4, :, :))
     call dart_flush(rg)
     call check(dart_section_type_cache_size() == ncache, 'section types come from the cache')
+    ! ... kept by the core's layout engine, every one handed back after its transfer
+    call dart_type_layout_cache_stats(entries, held, stat=st)
+    call check(st == DART_OK .and. entries == ncache .and. entries > 0 .and. held == 0, &
+               'the layout cache holds the section types, none still held')
     call dart_barrier(team)
   end subroutine sections
 
@@ -330,6 +335,7 @@ contains
     type(dart_gptr) :: mine, rg
     type(dart_handle) :: h
     integer :: i, left, right, st
+    integer(int64) :: n8
     right = mod(tme + 1, tsize)
     left = mod(tme - 1 + tsize, tsize)
     mine = g
@@ -368,6 +374,23 @@ contains
     call check(all(view(1:5) == [(fval(left, 4 * i + 2, 2, 0), i = 0, 4)]), &
                'C-style strided put data')
     call dart_type_destroy(col)
+    call dart_barrier(team)
+    ! the same row through the layout engine: 5 elements at a stride of 4
+    call dart_type_from_layout(DART_TYPE_DOUBLE, [5_int64], [4_int64], col, n8, stat=st)
+    call check(st == DART_OK .and. n8 == 5 .and. col /= DART_TYPE_DOUBLE, &
+               'dart_type_from_layout of a matrix row')
+    call dart_put(rg, m(3, 1), 5_c_size_t, col, DART_TYPE_DOUBLE, stat=st)
+    call dart_type_layout_release(col, stat=st)
+    call check_ok(st, 'dart_type_layout_release right after the put that uses the type')
+    call dart_flush(rg)
+    call dart_barrier(team)
+    call check(all(view(1:5) == [(fval(left, 4 * i + 3, 2, 0), i = 0, 4)]), &
+               'C-style put with a type of dart_type_from_layout')
+    ! contiguous layouts are the element type itself
+    call dart_type_from_layout(DART_TYPE_DOUBLE, [4_int64, 5_int64], [1_int64, 4_int64], col, &
+                               n8, stat=st)
+    call check(st == DART_OK .and. col == DART_TYPE_DOUBLE .and. n8 == 20, &
+               'dart_type_from_layout of a whole matrix')
     call dart_barrier(team)
   end subroutine cstyle
 
