@@ -23,7 +23,7 @@ const QuirkInfo kQuirks[(unsigned)Quirk::kCount] = {
      "runs them as a compare-and-swap loop"},
     {"single-process-no-window", "", {0, 0, 0}, {0, 0, 0},
      "Open MPI cannot create a window over one process; registered memory of one-unit "
-     "teams has no window (on every MPI)"},
+     "teams has no window"},
     {"shared-part-alignment", "", {0, 0, 0}, {0, 0, 0},
      "shared-window parts need not be 64-byte aligned (Open MPI osc/sm: page + 8); DART "
      "pads each part (on every MPI)"},

@@ -3,6 +3,7 @@
 #include "dart_test.h"
 
 #include <cctype>
+#include <cstdio>
 #include <set>
 
 using namespace dtest;
@@ -182,4 +183,21 @@ TEST(Init, ThreadLevelQueriedFromMpi) {
   int flag = 0;
   MPI_Initialized(&flag);
   EXPECT_TRUE(flag);
+}
+
+// The MPI quirks in force follow the library's own version string: the Open MPI osc/rdma
+// workarounds apply to Open MPI before 5.0 only, the generic ones everywhere.
+TEST(Init, MpiQuirksFollowTheLibraryVersion) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int len = 0;
+  MPI_Get_library_version(lib, &len);
+  int major = 0;
+  const bool ompi = std::sscanf(lib, "Open MPI v%d", &major) == 1;
+  const std::string quirks = dart_mpi_quirks();
+  const bool rdma_quirks = ompi && major < 5;
+  EXPECT_EQ(quirks.find("ompi-rdma-cas64-self (Open MPI < 5.0.0)") != std::string::npos,
+            rdma_quirks) << quirks;
+  EXPECT_EQ(quirks.find("ompi-rdma-logical-ops") != std::string::npos, rdma_quirks) << quirks;
+  EXPECT_NE(quirks.find("shared-part-alignment (every MPI)"), std::string::npos) << quirks;
+  EXPECT_NE(quirks.find("single-process-no-window (every MPI)"), std::string::npos) << quirks;
 }
