@@ -271,6 +271,10 @@ dart_ret_t dart_units_per_node_emulation(int32_t *k) {
 
 const char *dart_mpi_quirks(void) { return g != nullptr ? g->quirks_string.c_str() : ""; }
 
+const char *dart_mpi_thread_level_name(int mpi_thread_level) {
+  return thread_level_name(mpi_thread_level);
+}
+
 const char *dart_config_string(void) {
   return g != nullptr ? g->config_string.c_str() : "DART-MPI (not initialized)";
 }

@@ -14,23 +14,13 @@ namespace {
 
 bool g_mpi_started = false;  // this module called MPI_Init_thread
 
-const char *thread_level_name(int level) {
-  switch (level) {
-    case MPI_THREAD_SINGLE: return "single";
-    case MPI_THREAD_FUNNELED: return "funneled";
-    case MPI_THREAD_SERIALIZED: return "serialized";
-    case MPI_THREAD_MULTIPLE: return "multiple";
-    default: return "unknown";
-  }
-}
-
+// The MPI thread level of a name (the names are the core's: dart_mpi_thread_level_name).
 int thread_level_from(py::handle h) {
   if (h.is_none()) return MPI_THREAD_SERIALIZED;
   std::string s = py::str(h);
-  if (s == "single") return MPI_THREAD_SINGLE;
-  if (s == "funneled") return MPI_THREAD_FUNNELED;
-  if (s == "serialized") return MPI_THREAD_SERIALIZED;
-  if (s == "multiple") return MPI_THREAD_MULTIPLE;
+  for (int level : {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                    MPI_THREAD_MULTIPLE})
+    if (s == dart_mpi_thread_level_name(level)) return level;
   throw py::value_error("dartpy.init: argument 'thread_level' must be 'single', 'funneled', "
                         "'serialized' or 'multiple', not '" + s + "'");
 }
@@ -189,7 +179,7 @@ void bind_init(py::module_ &m) {
     if (inited && !finalized) {
       int level = 0;
       MPI_Query_thread(&level);
-      d["thread_level"] = thread_level_name(level);
+      d["thread_level"] = dart_mpi_thread_level_name(level);
     } else {
       d["thread_level"] = py::none();
     }

@@ -187,6 +187,14 @@ TEST(Init, ThreadLevelQueriedFromMpi) {
 
 // The MPI quirks in force follow the library's own version string: the Open MPI osc/rdma
 // workarounds apply to Open MPI before 5.0 only, the generic ones everywhere.
+TEST(Init, ThreadLevelNames) {
+  EXPECT_STREQ(dart_mpi_thread_level_name(MPI_THREAD_SINGLE), "single");
+  EXPECT_STREQ(dart_mpi_thread_level_name(MPI_THREAD_FUNNELED), "funneled");
+  EXPECT_STREQ(dart_mpi_thread_level_name(MPI_THREAD_SERIALIZED), "serialized");
+  EXPECT_STREQ(dart_mpi_thread_level_name(MPI_THREAD_MULTIPLE), "multiple");
+  EXPECT_STREQ(dart_mpi_thread_level_name(-12345), "unknown");
+}
+
 TEST(Init, MpiQuirksFollowTheLibraryVersion) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
   int len = 0;

@@ -19,6 +19,12 @@ extern "C" {
  */
 dart_ret_t dart_team_comm(dart_team_t team, MPI_Comm *comm);
 
+/**
+ * The name of an MPI thread level: "single", "funneled", "serialized", "multiple", or
+ * "unknown". Needs neither DART nor MPI to be initialized.
+ */
+const char *dart_mpi_thread_level_name(int mpi_thread_level);
+
 #ifdef __cplusplus
 }
 #endif
