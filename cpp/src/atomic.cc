@@ -60,6 +60,13 @@ dart_ret_t prepare_atomic(const dart_gptr_t &gp, size_t nelem, dart_datatype_t d
 // Open MPI serves it with osc/rdma, the component of the ompi-rdma-* quirks.
 bool rdma_window(const Target &tg) { return tg.win != tg.seg->shm_win; }
 
+// Quirk ompi-rdma-cas64-self applies: a 64-bit compare-and-swap to the caller itself
+// through an rdma window (see cas_one).
+bool cas64_self_quirk(const Target &tg, size_t size) {
+  return size == 8 && quirk(Quirk::OmpiRdmaCas64Self) && rdma_window(tg) &&
+         tg.rank == tg.seg->team->myid;
+}
+
 // Registered memory of a one-unit team has no MPI window (globmem.cc): only this process
 // reaches it, so its atomics are plain read-modify-writes under one process-wide mutex
 // (atomic with respect to each other from any thread). fetched: old values or nullptr.
@@ -212,8 +219,7 @@ bool cpu_cas(size_t size, char *dst, const void *value, const void *compare, voi
 // One compare-and-swap of `size` bytes at tg.disp + off, completed at the target.
 dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt,
                    const void *value, const void *compare, void *result, const char *fn) {
-  if (DART_UNLIKELY(size == 8 && quirk(Quirk::OmpiRdmaCas64Self) && rdma_window(tg) &&
-                    tg.rank == tg.seg->team->myid && tg.direct != nullptr)) {
+  if (DART_UNLIKELY(cas64_self_quirk(tg, size) && tg.direct != nullptr)) {
     // Quirk ompi-rdma-cas64-self (quirks.h). Other processes' atomics on
     // this word are executed here, at the target, by vader with CPU atomic instructions,
     // so the calling unit performs its own compare-and-swap with the same kind of
@@ -290,21 +296,16 @@ inline bool fast_op(dart_operation_t op, dart_datatype_t t, bool fetching, MPI_O
   return true;
 }
 
-// MPI type of a basic type in atomics: bytes are signed chars (no arithmetic on MPI_BYTE).
-inline MPI_Datatype fast_atomic_type(const Fast &, dart_datatype_t t) {
-  return basic_mpi_arith_type(t);
-}
-
 dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_datatype_t dtype,
                       dart_operation_t op, bool local_completion, const char *fn) {
   Fast f;
   MPI_Op fop;
   if (fast_target<true>(gptr, values, nelem, dtype, dtype, &f) &&
       fast_op(op, dtype, false, &fop)) {
-    if (f.cpu_atomics && f.direct != nullptr &&
+    if (f.seg->cpu_atomics && f.direct != nullptr &&
         cpu_atomic(dtype, op, f.direct, values, nelem, nullptr))
       return DART_OK;
-    const MPI_Datatype mt = fast_atomic_type(f, dtype);
+    const MPI_Datatype mt = basic_mpi_arith_type(dtype);
     DART_MPI(MPI_Accumulate(values, f.count, mt, f.rank, f.disp, f.count, mt, fop, f.win), fn);
     if (local_completion) DART_MPI(MPI_Win_flush_local(f.rank, f.win), fn);
     return DART_OK;
@@ -356,9 +357,9 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   MPI_Op fop;
   if ((value != nullptr || op == DART_OP_NO_OP) &&
       fast_target<true>(gptr, result, 1, dtype, dtype, &f) && fast_op(op, dtype, true, &fop)) {
-    if (f.cpu_atomics && f.direct != nullptr && cpu_atomic(dtype, op, f.direct, value, 1, result))
+    if (f.seg->cpu_atomics && f.direct != nullptr && cpu_atomic(dtype, op, f.direct, value, 1, result))
       return DART_OK;
-    DART_MPI(MPI_Fetch_and_op(value, result, fast_atomic_type(f, dtype), f.rank, f.disp, fop,
+    DART_MPI(MPI_Fetch_and_op(value, result, basic_mpi_arith_type(dtype), f.rank, f.disp, fop,
                               f.win), fn);
     DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
     return DART_OK;
@@ -389,10 +390,10 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
   // takes the general path (cas_one).
   if (value != nullptr && compare != nullptr && dtype <= DART_TYPE_ULONGLONG &&
       fast_target<true>(gptr, result, 1, dtype, dtype, &f) &&
-      !(f.rdma_self && f.bytes == 8 && quirk(Quirk::OmpiRdmaCas64Self))) {
-    if (f.cpu_atomics && f.direct != nullptr && cpu_cas(f.bytes, f.direct, value, compare, result))
+      !cas64_self_quirk(f, f.bytes)) {
+    if (f.seg->cpu_atomics && f.direct != nullptr && cpu_cas(f.bytes, f.direct, value, compare, result))
       return DART_OK;
-    DART_MPI(MPI_Compare_and_swap(value, compare, result, fast_atomic_type(f, dtype), f.rank,
+    DART_MPI(MPI_Compare_and_swap(value, compare, result, basic_mpi_arith_type(dtype), f.rank,
                                   f.disp, f.win), fn);
     DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
     return DART_OK;

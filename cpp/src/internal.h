@@ -443,9 +443,6 @@ struct Fast : Target {
   int count;       // elements
   size_t bytes;
   MPI_Datatype type;
-  bool rdma_self;    // (atomics only) the target is the caller, through a window that is
-                     // not shared memory
-  bool cpu_atomics;  // (atomics only) Segment::cpu_atomics
 };
 
 template <bool WantRma>
@@ -462,10 +459,6 @@ __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, co
   if (f->win == MPI_WIN_NULL) return false;
   f->count = (int)nelem;
   f->type = basic_mpi_type(a);
-  if constexpr (WantRma) {  // only atomics read these
-    f->rdma_self = f->win != f->seg->shm_win && f->rank == f->seg->team->myid;
-    f->cpu_atomics = f->seg->cpu_atomics;
-  }
   return true;
 }
 
