@@ -186,11 +186,19 @@ dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock) {
   rc = mpi_check(MPI_Win_sync(l->seg->win), fn, "MPI_Win_sync");
   if (rc == DART_OK && l->seg->shm_win != l->seg->win)
     rc = mpi_check(MPI_Win_sync(l->seg->shm_win), fn, "MPI_Win_sync");
-  if (rc == DART_OK) rc = mpi_check(MPI_Barrier(l->comm), fn, "MPI_Barrier");
-  if (rc != DART_OK) {  // the lock's segment and communicator go with it
+  // Every unit's words are initialized, and every unit agrees on success (one reduction
+  // instead of a barrier): on a failure anywhere, all free the lock's segment together
+  // (a collective free) instead of one unit freeing while the others wait.
+  int bad = rc != DART_OK, any_bad = 0;
+  if (int arc = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, l->comm); arc != MPI_SUCCESS)
+    return mpi_fail(arc, fn, "MPI_Allreduce");  // the job's MPI is broken: nothing to undo safely
+  if (any_bad) {  // the lock's segment and communicator go with it
     segment_free(l->seg, fn);
     MPI_Comm_free(&l->comm);
-    return rc;
+    return rc != DART_OK
+               ? rc
+               : fail(DART_ERR_OTHER, fn, "another unit of team %d failed to set up the lock",
+                      (int)teamid);
   }
   {
     std::lock_guard<std::mutex> guard(g_locks_mutex);
