@@ -3,7 +3,7 @@
 #
 #   dart_add_mpi_test(NAME <name> COMMAND <target-or-exe> [ARGS ...]
 #                     [UNITS 1 2 3 4] [UPN none 1 2] [TIMEOUT <sec>] [LABELS ...]
-#                     [FAKE_HOSTS])
+#                     [FAKE_HOSTS] [ENV <NAME=VALUE>...] [ASAN_OPTIONS <opt>...])
 #
 # One test per (units, upn) pair:
 #   <name>.n<units>            (UPN none or "")
@@ -14,6 +14,10 @@
 # Command: ${MPIEXEC_EXECUTABLE} <flavor flags> [<env flags>] -n <units> <exe> <args>, the
 # flavor's flags and environment as python/dartpy/launch.py gives them (see below).
 # Labels added automatically: <flavor>, n<units>, upn<k>, fakehosts.
+# ENV NAME=VALUE...: set on every rank of every run of the test.
+# In a sanitizer build (DART_SANITIZE, cmake/DartSanitize.cmake) every rank gets the
+# sanitizer's options (DART_SANITIZER_ENV); ASAN_OPTIONS <opt>... appends options for this
+# test to ASAN_OPTIONS in an ASan build and is ignored otherwise.
 # Needs DART_MPI_FLAVOR (mpich|openmpi) and MPIEXEC_EXECUTABLE (both set at top level).
 #
 #   dart_add_mpi_test_from_source(<target> <source> COMMENT <// or !> LABEL <label>
@@ -22,7 +26,7 @@
 # dart_add_mpi_test for <target> with the defaults given, overridden by the first line
 # of <source> that reads `<COMMENT> dart-test: ...`, e.g. `// dart-test: UNITS 1 2 UPN
 # none TIMEOUT 300 LABELS large`. Keywords: UNITS <n>..., UPN <none|k>..., TIMEOUT <sec>,
-# LABELS <l>..., ARGS <a>..., FAKE_HOSTS, NO_FAKE_HOSTS. The fake-hosts run is added when
+# LABELS <l>..., ARGS <a>..., ASAN_OPTIONS <opt>..., FAKE_HOSTS, NO_FAKE_HOSTS. The fake-hosts run is added when
 # 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is.
 
 # How to launch: the flags and environment of each MPI are known in one place, the
@@ -78,14 +82,6 @@ macro(_dart_launch_facts)
   include("${_dart_launch_file}")
 endmacro()
 
-# The flavor's flags (before -n) and environment (NAME=VALUE list for the ENVIRONMENT
-# test property), for tests that build their mpiexec command themselves.
-function(_dart_mpi_launcher_flags out_flags out_env)
-  _dart_launch_facts()
-  set(${out_flags} ${DART_LAUNCH_FLAGS} PARENT_SCOPE)
-  set(${out_env} ${DART_LAUNCH_ENV} PARENT_SCOPE)
-endfunction()
-
 # Flags that set NAME=VALUE on every rank (DART_LAUNCH_FORWARD with NAME and VALUE).
 function(_dart_mpi_env_flag out name value)
   _dart_launch_facts()
@@ -94,10 +90,35 @@ function(_dart_mpi_env_flag out name value)
   set(${out} ${flag} PARENT_SCOPE)
 endfunction()
 
+# The flavor's flags (before -n) and environment (NAME=VALUE list for the ENVIRONMENT
+# test property), with the sanitizer's options of a sanitizer build on every rank;
+# <asan_extra>: options appended to ASAN_OPTIONS (ASan build only, may be empty).
+function(_dart_mpi_launcher_flags out_flags out_env)
+  cmake_parse_arguments(PARSE_ARGV 2 L "" "" "ASAN_OPTIONS")
+  _dart_launch_facts()
+  set(flags ${DART_LAUNCH_FLAGS})
+  set(env ${DART_LAUNCH_ENV})
+  foreach(var IN LISTS DART_SANITIZER_ENV)
+    string(REGEX MATCH "^([^=]+)=(.*)$" _ "${var}")
+    set(name "${CMAKE_MATCH_1}")
+    set(value "${CMAKE_MATCH_2}")
+    if(name STREQUAL "ASAN_OPTIONS")
+      foreach(opt IN LISTS L_ASAN_OPTIONS)
+        string(APPEND value ":${opt}")
+      endforeach()
+    endif()
+    _dart_mpi_env_flag(flag ${name} "${value}")
+    list(APPEND flags ${flag})
+    list(APPEND env "${name}=${value}")
+  endforeach()
+  set(${out_flags} ${flags} PARENT_SCOPE)
+  set(${out_env} ${env} PARENT_SCOPE)
+endfunction()
+
 function(dart_add_mpi_test)
   # PARSE_ARGV keeps empty list elements, so UPN "" 1 2 works as documented.
   cmake_parse_arguments(PARSE_ARGV 0 ARG "FAKE_HOSTS" "NAME;COMMAND;TIMEOUT"
-                        "ARGS;UNITS;UPN;LABELS")
+                        "ARGS;UNITS;UPN;LABELS;ENV;ASAN_OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dart_add_mpi_test: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -124,6 +145,13 @@ function(dart_add_mpi_test)
   endif()
 
   _dart_launch_facts()
+  _dart_mpi_launcher_flags(launch_flags launch_env ASAN_OPTIONS ${ARG_ASAN_OPTIONS})
+  foreach(var IN LISTS ARG_ENV)
+    string(REGEX MATCH "^([^=]+)=(.*)$" _ "${var}")
+    _dart_mpi_env_flag(flag "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}")
+    list(APPEND launch_flags ${flag})
+    list(APPEND launch_env "${var}")
+  endforeach()
   set(np_flag "${MPIEXEC_NUMPROC_FLAG}")
   if(NOT np_flag)
     set(np_flag -n)
@@ -148,7 +176,7 @@ function(dart_add_mpi_test)
     dart_test_processors(procs ${units})
     foreach(upn IN LISTS upn_list)
       set(env_flags "")
-      set(env ${DART_LAUNCH_ENV})
+      set(env ${launch_env})
       set(labels ${DART_MPI_FLAVOR} n${units} ${ARG_LABELS})
       if(upn STREQUAL "none")
         set(name "${ARG_NAME}.n${units}")
@@ -159,7 +187,7 @@ function(dart_add_mpi_test)
         list(APPEND labels upn${upn})
       endif()
       add_test(NAME ${name}
-        COMMAND "${MPIEXEC_EXECUTABLE}" ${DART_LAUNCH_FLAGS} ${env_flags}
+        COMMAND "${MPIEXEC_EXECUTABLE}" ${launch_flags} ${env_flags}
                 ${np_flag} ${units} ${MPIEXEC_PREFLAGS}
                 "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
       set_tests_properties(${name} PROPERTIES
@@ -180,20 +208,21 @@ function(dart_add_mpi_test)
     string(REPLACE "@HOSTS@" "nodeA:2,nodeB:2" hosts_flags "${DART_LAUNCH_HOSTS}")
     dart_test_processors(procs 4)
     add_test(NAME ${name}
-      COMMAND "${MPIEXEC_EXECUTABLE}" ${DART_LAUNCH_FLAGS} ${hosts_flags}
+      COMMAND "${MPIEXEC_EXECUTABLE}" ${launch_flags} ${hosts_flags}
               ${np_flag} 4 ${MPIEXEC_PREFLAGS}
               "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
     set_tests_properties(${name} PROPERTIES
       PROCESSORS ${procs} TIMEOUT ${ARG_TIMEOUT}
       LABELS "${DART_MPI_FLAVOR};n4;fakehosts;${ARG_LABELS}")
-    if(DART_LAUNCH_ENV)
-      set_tests_properties(${name} PROPERTIES ENVIRONMENT "${DART_LAUNCH_ENV}")
+    if(launch_env)
+      set_tests_properties(${name} PROPERTIES ENVIRONMENT "${launch_env}")
     endif()
   endif()
 endfunction()
 
 function(dart_add_mpi_test_from_source tgt src)
   cmake_parse_arguments(D "" "COMMENT;LABEL;TIMEOUT" "UNITS;UPN" ${ARGN})
+  set(asan "")
   set(units ${D_UNITS})
   set(upn ${D_UPN})
   set(timeout ${D_TIMEOUT})
@@ -206,8 +235,8 @@ function(dart_add_mpi_test_from_source tgt src)
     list(GET spec 0 spec)  # the first such line counts
     string(REGEX REPLACE "${marker}[ \t]*" "" spec "${spec}")
     separate_arguments(spec UNIX_COMMAND "${spec}")
-    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS" "TIMEOUT" "UNITS;UPN;LABELS;ARGS"
-                          ${spec})
+    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS" "TIMEOUT"
+                          "UNITS;UPN;LABELS;ARGS;ASAN_OPTIONS" ${spec})
     if(O_UNPARSED_ARGUMENTS)
       message(FATAL_ERROR
               "${src}: bad `${D_COMMENT} dart-test:` line, unknown: ${O_UNPARSED_ARGUMENTS}")
@@ -227,6 +256,9 @@ function(dart_add_mpi_test_from_source tgt src)
     if(O_ARGS)
       set(args ${O_ARGS})
     endif()
+    if(O_ASAN_OPTIONS)
+      set(asan ASAN_OPTIONS ${O_ASAN_OPTIONS})
+    endif()
     if(O_FAKE_HOSTS)
       set(fake FAKE_HOSTS)
     endif()
@@ -242,5 +274,6 @@ function(dart_add_mpi_test_from_source tgt src)
     set(fake "")
   endif()
   dart_add_mpi_test(NAME ${tgt} COMMAND ${tgt} ARGS ${args}
-                    UNITS ${units} UPN ${upn} TIMEOUT ${timeout} LABELS ${labels} ${fake})
+                    UNITS ${units} UPN ${upn} TIMEOUT ${timeout} LABELS ${labels} ${fake}
+                    ${asan})
 endfunction()

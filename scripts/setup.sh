@@ -10,6 +10,9 @@
 #   DART_BUILD_TYPE   CMake build type for a new build tree (default Release)
 #   DART_PYTHON       interpreter for the Python venvs (default /usr/bin/python3)
 #   DART_SKIP_PYTHON  1: skip step 3 (Python venvs)
+#   DART_SANITIZE     address (ASan + UBSan) or thread (TSan): build a sanitizer tree
+#                     <repo>/_build/<mpi>-asan or -tsan (cmake/DartSanitize.cmake) for the
+#                     C++ and Fortran tests only: no install, no Python step
 # Build trees: <repo>/_build/<mpi>. Python environments: <repo>/_venv/<mpi>.
 set -euo pipefail
 
@@ -17,6 +20,13 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MPIS=${DART_MPIS:-mpich openmpi}
 PREFIX_BASE=${DART_PREFIX_BASE:-$REPO/_install}
 BUILD_TYPE=${DART_BUILD_TYPE:-Release}
+SANITIZE=${DART_SANITIZE:-}
+case $SANITIZE in
+  "") tree_suffix="" ;;
+  address) tree_suffix=-asan ;;
+  thread) tree_suffix=-tsan ;;
+  *) echo "[setup] error: DART_SANITIZE must be address or thread, not '$SANITIZE'" >&2; exit 1 ;;
+esac
 
 log() { echo "[setup] $*"; }
 die() { echo "[setup] error: $*" >&2; exit 1; }
@@ -60,28 +70,29 @@ for mpi in $MPIS; do
     openmpi) cc=/usr/bin/mpicc.openmpi cxx=/usr/bin/mpicxx.openmpi run=/usr/bin/mpiexec.openmpi ;;
     *) die "unknown MPI '$mpi' in DART_MPIS (use mpich and/or openmpi)" ;;
   esac
-  build=$REPO/_build/$mpi
-  prefix=$PREFIX_BASE/$mpi
+  build=$REPO/_build/$mpi$tree_suffix
+  prefix=$PREFIX_BASE/$mpi$tree_suffix
 
   # (Re)configure when the tree is new, half-configured, or installs elsewhere. Otherwise
   # `cmake --build` re-runs CMake by itself when a CMakeLists.txt or a glob changed.
-  cached_prefix="" cached_fortran=""
+  cached_prefix="" cached_fortran="" cached_sanitize=""
   if [[ -f $build/CMakeCache.txt ]]; then
     cached_prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:[A-Z]*=//p' "$build/CMakeCache.txt")
     cached_fortran=$(sed -n 's/^DART_ENABLE_FORTRAN:[A-Z]*=//p' "$build/CMakeCache.txt")
+    cached_sanitize=$(sed -n 's/^DART_SANITIZE:[A-Z]*=//p' "$build/CMakeCache.txt")
   fi
   if [[ ! -f $build/build.ninja && ! -f $build/Makefile ]] || [[ $cached_prefix != "$prefix" ]] \
-      || [[ $cached_fortran != ON ]]; then
+      || [[ $cached_fortran != ON ]] || [[ $cached_sanitize != "$SANITIZE" ]]; then
     gen=()
     [[ -f $build/CMakeCache.txt ]] || gen=(-G "$GENERATOR")
-    log "$mpi: configure ($build)"
+    log "$mpi$tree_suffix: configure ($build)"
     mkdir -p "$build"
     if ! cmake -S "$REPO" -B "$build" "${gen[@]}" \
         -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
         -DCMAKE_INSTALL_PREFIX="$prefix" \
         -DMPI_C_COMPILER="$cc" -DMPI_CXX_COMPILER="$cxx" \
         -DMPIEXEC_EXECUTABLE="$run" -DDART_MPI_FLAVOR="$mpi" \
-        -DDART_ENABLE_FORTRAN=ON \
+        -DDART_ENABLE_FORTRAN=ON -DDART_SANITIZE="$SANITIZE" \
         >"$build/configure.log" 2>&1; then
       cat "$build/configure.log" >&2
       log "$mpi: configure FAILED"
@@ -90,10 +101,12 @@ for mpi in $MPIS; do
   fi
 
   if ! cmake --build "$build" -j"$(nproc)"; then
-    log "$mpi: build FAILED"
+    log "$mpi$tree_suffix: build FAILED"
     failed+=("$mpi"); continue
   fi
-  log "$mpi: build ok"
+  log "$mpi$tree_suffix: build ok"
+  # A sanitizer tree is for its own tests; its library is never installed.
+  [[ -z $SANITIZE ]] || continue
 
   if ! cmake --install "$build" --prefix "$prefix" >"$build/install.log" 2>&1; then
     cat "$build/install.log" >&2
@@ -114,7 +127,7 @@ dartpy_hash() {
       ! -name '*.pyc' ! -path '*/__pycache__/*' -print0 | LC_ALL=C sort -z \
       | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
-if [[ ${DART_SKIP_PYTHON:-0} != 1 ]]; then
+if [[ ${DART_SKIP_PYTHON:-0} != 1 && -z $SANITIZE ]]; then
   src_hash=$(dartpy_hash)
   for mpi in $MPIS; do
     [[ " ${failed[*]} " == *" $mpi "* ]] && continue

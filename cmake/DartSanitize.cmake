@@ -1,0 +1,46 @@
+# DartSanitize.cmake: build everything (library, tests, Fortran bindings, examples) with a
+# sanitizer, and give every MPI test the sanitizer's runtime options.
+#
+#   -DDART_SANITIZE=address   AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer
+#                             included); scripts/setup.sh builds it in _build/<mpi>-asan
+#   -DDART_SANITIZE=thread    ThreadSanitizer; _build/<mpi>-tsan
+#
+# The MPI library itself is not instrumented. The suppressions (only for the MPI
+# library's own findings, each entry says why) are checked in under tests/sanitizers/;
+# DART_SANITIZER_ENV holds the runtime options as NAME=VALUE for dart_add_mpi_test
+# (cmake/DartMpiTest.cmake), which passes them to every rank. A finding fails the test:
+# ASan and UBSan stop at the first report (halt_on_error, -fno-sanitize-recover), LSan
+# exits non-zero after its report, TSan exits with status 66 after reporting.
+set(DART_SANITIZE "" CACHE STRING "Sanitizer build: address (ASan+UBSan), thread (TSan), or empty")
+set_property(CACHE DART_SANITIZE PROPERTY STRINGS "" address thread)
+
+set(DART_SANITIZER_ENV "")
+set(_dart_san_dir "${CMAKE_CURRENT_LIST_DIR}/../tests/sanitizers")
+get_filename_component(_dart_san_dir "${_dart_san_dir}" ABSOLUTE)
+
+if(DART_SANITIZE STREQUAL "address")
+  set(_dart_san_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                      -fno-omit-frame-pointer)
+  set(DART_SANITIZER_ENV
+      # detect_leaks: LeakSanitizer at exit (on by default on x86_64; said explicitly).
+      "ASAN_OPTIONS=halt_on_error=1:detect_leaks=1"
+      "LSAN_OPTIONS=suppressions=${_dart_san_dir}/lsan.supp:print_suppressions=0"
+      "UBSAN_OPTIONS=suppressions=${_dart_san_dir}/ubsan.supp:print_stacktrace=1:halt_on_error=1")
+elseif(DART_SANITIZE STREQUAL "thread")
+  set(_dart_san_flags -fsanitize=thread -fno-omit-frame-pointer)
+  set(DART_SANITIZER_ENV
+      "TSAN_OPTIONS=suppressions=${_dart_san_dir}/tsan.supp:second_deadlock_stack=1")
+elseif(NOT DART_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "DART_SANITIZE must be address, thread or empty, not '${DART_SANITIZE}'")
+endif()
+
+if(_dart_san_flags)
+  if(DART_BUILD_PYTHON)
+    # An instrumented extension would need the sanitizer runtime preloaded into Python.
+    message(FATAL_ERROR "DART_SANITIZE is for the C/C++/Fortran build, not for dartpy")
+  endif()
+  # Every language (C, C++, Fortran) and every target of this project, compile and link.
+  add_compile_options(${_dart_san_flags})
+  add_link_options(${_dart_san_flags})
+  message(STATUS "DART-MPI sanitizer build: ${DART_SANITIZE} (${_dart_san_flags})")
+endif()
