@@ -178,14 +178,7 @@ dart_ret_t dart_notify_alloc(dart_team_t team, size_t n, dart_gptr_t *base) {
     segment_free(s, fn);
     return mpi_fail(rc, fn, "MPI_Barrier");
   }
-  dart_gptr_t gp = DART_GPTR_NULL;
-  gp.unitid = 0;
-  gp.flags = 0;
-  gp.segid = segid;
-  gp.teamid = team;
-  gp.addr_or_offs.offset = 0;
-  *base = gp;
-  return DART_OK;
+  return dart_gptr_make(0, 0, segid, team, 0, base);  // unit 0's first counter
 }
 
 dart_ret_t dart_notify_free(dart_gptr_t base) {

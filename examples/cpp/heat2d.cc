@@ -93,11 +93,7 @@ int main(int argc, char **argv) {
 
   // The halos: where each comes from (neighbour unit, element offset there, count, and
   // the types on both sides) and where it goes (element offset here).
-  struct Halo {
-    int unit;
-    long remote_off, local_off, count;
-    dart_datatype_t remote_type, local_type;
-  };
+  using heat::Halo;
   std::vector<Halo> halos;
   std::vector<dart_datatype_t> owned_types;
   auto strided = [&](long stride) {
@@ -133,38 +129,25 @@ int main(int argc, char **argv) {
   // this unit's halos only after this unit pushed k+1, i.e. after it finished reading the
   // halos of k. With one counter a fast neighbour's k+1 notification could be counted
   // as a slow neighbour's k notification; per-parity counters keep them apart.
-  struct Face {
-    int unit;
-    long local_off, remote_off, count;
-    dart_datatype_t local_type, remote_type;
-  };
-  std::vector<Face> faces;
+  std::vector<Halo> faces;  // {neighbour, offset of its halo, offset of my face, count, types}
   if (int u = unit_at(cx - 1, cy); u >= 0) {  // my row 1 -> north's halo row below it
     Block o = block_of(u);
-    faces.push_back({u, ld + 1, (o.rows.len + 1) * o.stride() + 1, lny, DART_TYPE_DOUBLE,
+    faces.push_back({u, (o.rows.len + 1) * o.stride() + 1, ld + 1, lny, DART_TYPE_DOUBLE,
                      DART_TYPE_DOUBLE});
   }
   if (int u = unit_at(cx + 1, cy); u >= 0)  // my last row -> south's halo row 0
-    faces.push_back({u, lnx * ld + 1, 1, lny, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE});
+    faces.push_back({u, 1, lnx * ld + 1, lny, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE});
   if (int u = unit_at(cx, cy - 1); u >= 0) {  // my column 1 -> west's last halo column
     Block o = block_of(u);
-    faces.push_back({u, ld + 1, o.stride() + o.cols.len + 1, lnx, my_column, strided(o.stride())});
+    faces.push_back({u, o.stride() + o.cols.len + 1, ld + 1, lnx, strided(o.stride()), my_column});
   }
   if (int u = unit_at(cx, cy + 1); u >= 0) {  // my last column -> east's halo column 0
     Block o = block_of(u);
-    faces.push_back({u, ld + lny, o.stride(), lnx, my_column, strided(o.stride())});
+    faces.push_back({u, o.stride(), ld + lny, lnx, strided(o.stride()), my_column});
   }
   dart_gptr_t counters = DART_GPTR_NULL;
   if (args.notify) HEAT_CHECK(dart_notify_alloc(DART_TEAM_ALL, 2, &counters));
-  auto push_faces = [&](int k) {  // faces of local[k] -> neighbours' halos of field[k]
-    for (const Face &f : faces) {
-      dart_gptr_t dst = field[k];
-      HEAT_CHECK(dart_gptr_setunit(&dst, DART_TEAM_UNIT_ID(f.unit)));
-      HEAT_CHECK(dart_gptr_incaddr(&dst, (int64_t)(f.remote_off * sizeof(double))));
-      HEAT_CHECK(dart_put_notify(dst, local[k] + f.local_off, (size_t)f.count, f.local_type,
-                                 f.remote_type, heat::counter(counters, f.unit, k), 1, DART_NOTIFY_ADD));
-    }
-  };
+  auto push_faces = [&](int k) { heat::push_faces(faces, field[k], local[k], counters, k); };
   if (args.notify) push_faces(0);  // the halos of the initial state
 
   // One point of the update: fixed on the global boundary, the stencil elsewhere.

@@ -126,11 +126,7 @@ int main(int argc, char **argv) {
     return t;
   };
   const long face_count[3] = {ly * lz, lx * lz, lx * ly};
-  struct Halo {
-    int unit;
-    long remote_off, local_off, count;
-    dart_datatype_t remote_type, local_type;
-  };
+  using heat::Halo;
   std::vector<Halo> halos, faces;  // faces: remote_off/local_off = neighbour's halo / my face
   for (int d = 0; d < 3; ++d) {
     for (int side = -1; side <= 1; side += 2) {
@@ -163,15 +159,7 @@ int main(int argc, char **argv) {
   // being counted for a slow neighbour's k (examples/cpp/heat2d.cc says the same).
   dart_gptr_t counters = DART_GPTR_NULL;
   if (args.notify) HEAT_CHECK(dart_notify_alloc(DART_TEAM_ALL, 2, &counters));
-  auto push_faces = [&](int k) {
-    for (const Halo &f : faces) {
-      dart_gptr_t dst = field[k];
-      HEAT_CHECK(dart_gptr_setunit(&dst, DART_TEAM_UNIT_ID(f.unit)));
-      HEAT_CHECK(dart_gptr_incaddr(&dst, (int64_t)(f.remote_off * sizeof(double))));
-      HEAT_CHECK(dart_put_notify(dst, local[k] + f.local_off, (size_t)f.count, f.local_type,
-                                 f.remote_type, heat::counter(counters, f.unit, k), 1, DART_NOTIFY_ADD));
-    }
-  };
+  auto push_faces = [&](int k) { heat::push_faces(faces, field[k], local[k], counters, k); };
   if (args.notify) push_faces(0);  // the halos of the initial state
 
   const long s0 = b.s0(), s1 = b.s1();

@@ -156,11 +156,34 @@ inline double max_over_units(double x) {
   return r;
 }
 
+// A halo (get modes): `count` points of neighbour `unit` at element offset remote_off of
+// its block -> element offset local_off of this unit's block, with the DART types of both
+// sides. In --mode notify the same record describes a face this unit pushes: from
+// local_off here to remote_off in the neighbour's halo.
+struct Halo {
+  int unit;
+  long remote_off, local_off, count;
+  dart_datatype_t remote_type, local_type;
+};
+
 // --mode notify: counter k (the iterate's parity) of `unit` in a dart_notify_alloc block.
 inline dart_gptr_t counter(dart_gptr_t counters, int unit, int k) {
   HEAT_CHECK(dart_gptr_setunit(&counters, DART_TEAM_UNIT_ID(unit)));
   HEAT_CHECK(dart_gptr_incaddr(&counters, (int64_t)(k * sizeof(uint64_t))));
   return counters;
+}
+
+// --mode notify: every face of this unit's iterate k (`local`, the block of allocation
+// `field`) into its neighbour's halo, adding 1 to the neighbour's counter k.
+inline void push_faces(const std::vector<Halo> &faces, dart_gptr_t field, const double *local,
+                       dart_gptr_t counters, int k) {
+  for (const Halo &f : faces) {
+    dart_gptr_t dst = field;
+    HEAT_CHECK(dart_gptr_setunit(&dst, DART_TEAM_UNIT_ID(f.unit)));
+    HEAT_CHECK(dart_gptr_incaddr(&dst, (int64_t)(f.remote_off * sizeof(double))));
+    HEAT_CHECK(dart_put_notify(dst, local + f.local_off, (size_t)f.count, f.local_type,
+                               f.remote_type, counter(counters, f.unit, k), 1, DART_NOTIFY_ADD));
+  }
 }
 
 // The report of every heat example (collective; unit 0 prints): what ran (`name`, the

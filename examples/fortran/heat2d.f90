@@ -132,11 +132,7 @@ program heat2d
     if (args%notify) then
       call dart_notify_wait(counter_of(counters, me, cur), int(nh, int64))   ! my halos of `cur`
       t1 = wtime()
-      do a = 1, lnx
-        do b = 1, lny
-          call update(uu, un, a, b)
-        end do
-      end do
+      call update_all()
       t2 = wtime()
       call push_faces(1 - cur)
       t_halo = t_halo + (t1 - t0) + (wtime() - t2)
@@ -165,11 +161,7 @@ program heat2d
     end do
     t1 = wtime()
     if (.not. args%nonblocking) then
-      do a = 1, lnx
-        do b = 1, lny
-          call update(uu, un, a, b)
-        end do
-      end do
+      call update_all()
       t_halo = t_halo + (t1 - t0)
       t_compute = t_compute + (wtime() - t1)
     else
@@ -311,6 +303,16 @@ contains
       end if
     end do
   end subroutine push_faces
+
+  !> Every point of the block: iterate uu -> un.
+  subroutine update_all()
+    integer :: a, b
+    do a = 1, lnx
+      do b = 1, lny
+        call update(uu, un, a, b)
+      end do
+    end do
+  end subroutine update_all
 
   !> One point: fixed on the global boundary, the stencil elsewhere.
   subroutine update(u0, u1, a, b)

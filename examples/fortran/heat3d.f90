@@ -141,13 +141,7 @@ program heat3d
     if (args%notify) then
       call dart_notify_wait(counter_of(counters, me, cur), int(nh, int64))   ! my halos of `cur`
       t1 = wtime()
-      do a = 1, ll(1)
-        do b = 1, ll(2)
-          do c = 1, ll(3)
-            call update(uu, un, a, b, c)
-          end do
-        end do
-      end do
+      call update_all()
       t2 = wtime()
       do h = 1, nh
         call put_face(h, 1 - cur)
@@ -166,13 +160,7 @@ program heat3d
     end do
     t1 = wtime()
     if (.not. args%nonblocking) then
-      do a = 1, ll(1)
-        do b = 1, ll(2)
-          do c = 1, ll(3)
-            call update(uu, un, a, b, c)
-          end do
-        end do
-      end do
+      call update_all()
       t_halo = t_halo + (t1 - t0)
       t_compute = t_compute + (wtime() - t1)
     else
@@ -364,6 +352,18 @@ contains
                            1_int64, remote_type=htype(h))
     end select
   end subroutine put_face
+
+  !> Every point of the block: iterate uu -> un.
+  subroutine update_all()
+    integer :: a, b, c
+    do a = 1, ll(1)
+      do b = 1, ll(2)
+        do c = 1, ll(3)
+          call update(uu, un, a, b, c)
+        end do
+      end do
+    end do
+  end subroutine update_all
 
   !> One point: fixed on the global boundary, the stencil elsewhere.
   subroutine update(u0, u1, a, b, c)
