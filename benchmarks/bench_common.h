@@ -144,6 +144,7 @@ struct Case {
   std::function<void(long)> target;
   double divisor = 1.0;  // e.g. 2 for a ping-pong round trip -> half round trip
   long kmax = 1L << 22;
+  const char* bench = "latency";  // the CSV `bench` column
 };
 
 class Runner {
@@ -239,7 +240,7 @@ class Runner {
     BENCH_MPI_CHECK(MPI_Bcast(&zero, 1, MPI_LONG, 0, comm_));
     std::sort(us.begin(), us.end());
     double median = (reps % 2) ? us[reps / 2] : 0.5 * (us[reps / 2 - 1] + us[reps / 2]);
-    std::fprintf(out_, "latency,%s,%s,%zu,%d,%s,%.4f,%.4f,%ld\n", c.impl.c_str(),
+    std::fprintf(out_, "%s,%s,%s,%zu,%d,%s,%.4f,%.4f,%ld\n", c.bench, c.impl.c_str(),
                  c.op.c_str(), c.bytes, size_, c.placement.c_str(), median, us[0],
                  static_cast<long>(reps) * k);
     std::fflush(out_);

@@ -55,6 +55,7 @@ module dart
   ! ---- buffer wrappers (generics of the dart_buf_* and dart_cstyle modules) -------------
   public :: dart_put, dart_get, dart_put_blocking, dart_get_blocking
   public :: dart_put_handle, dart_get_handle
+  public :: dart_put_notify, dart_put_notify_handle
   public :: dart_accumulate, dart_accumulate_blocking_local, dart_fetch_and_op
   public :: dart_compare_and_swap
   public :: dart_bcast, dart_scatter, dart_gather, dart_allgather, dart_allgatherv
@@ -84,6 +85,8 @@ module dart
   public :: dart_test, dart_testall, dart_test_local, dart_testall_local, dart_handle_free
   public :: dart_flush, dart_flush_all, dart_flush_local, dart_flush_local_all
   public :: dart_barrier
+  public :: dart_notify_alloc, dart_notify_free, dart_notify, dart_notify_wait
+  public :: dart_notify_test, dart_notify_get
   public :: dart_type_create_strided, dart_type_create_indexed, dart_type_create_custom
   public :: dart_type_destroy, dart_op_create, dart_op_destroy, dart_operator
   public :: dart_team_lock_init, dart_team_lock_destroy, dart_lock_acquire
@@ -134,6 +137,9 @@ module dart
   end interface
   interface dart_type_create_custom
     module procedure dart_type_create_custom_i4, dart_type_create_custom_i8
+  end interface
+  interface dart_notify_alloc
+    module procedure dart_notify_alloc_i4, dart_notify_alloc_i8
   end interface
   interface dart_node_count
     module procedure dart_node_count_i4, dart_node_count_i8
@@ -1078,6 +1084,100 @@ contains
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_flush_local_all', stat, errmsg)
   end subroutine dart_flush_local_all
+
+  ! =====================================================================================
+  ! Notified access (dart_notify.h): counters are integer(int64) words (C uint64_t)
+  ! =====================================================================================
+
+  !> Collective: n zeroed counters on every unit of teamid; base is unit 0's first one
+  !> (counter i of unit u: dart_gptr_setunit(u), dart_gptr_incaddr(8 * i)).
+  subroutine dart_notify_alloc_i8(teamid, n, base, stat, errmsg)
+    integer(DART_TEAM_KIND), intent(in) :: teamid
+    integer(int64), intent(in) :: n
+    type(dart_gptr), intent(inout) :: base
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    if (n < 0) then
+      call dartf_fail(DART_ERR_INVAL, 'dart_notify_alloc', 'n is negative', stat, errmsg)
+      return
+    end if
+    rc = c_dart_notify_alloc(teamid, int(n, c_size_t), base)
+    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_notify_alloc', stat, errmsg)
+  end subroutine dart_notify_alloc_i8
+
+  subroutine dart_notify_alloc_i4(teamid, n, base, stat, errmsg)
+    integer(DART_TEAM_KIND), intent(in) :: teamid
+    integer(int32), intent(in) :: n
+    type(dart_gptr), intent(inout) :: base
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    call dart_notify_alloc_i8(teamid, int(n, int64), base, stat, errmsg)
+  end subroutine dart_notify_alloc_i4
+
+  !> Collective: free a counter block of dart_notify_alloc.
+  subroutine dart_notify_free(base, stat, errmsg)
+    type(dart_gptr), intent(in) :: base
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_notify_free(base)
+    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_notify_free', stat, errmsg)
+  end subroutine dart_notify_free
+
+  !> Update counter (any unit's) with value after all earlier puts of this unit are
+  !> complete at their targets (an `event post`); op DART_NOTIFY_ADD (default) or _SET.
+  subroutine dart_notify(counter, value, op, stat, errmsg)
+    type(dart_gptr), intent(in) :: counter
+    integer(int64), intent(in) :: value
+    integer, intent(in), optional :: op
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc, cop
+    cop = DART_NOTIFY_ADD
+    if (present(op)) cop = int(op, c_int)
+    rc = c_dart_notify(counter, value, cop)
+    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_notify', stat, errmsg)
+  end subroutine dart_notify
+
+  !> Wait until this unit's own counter is >= until_count, then subtract until_count
+  !> (`event wait (until_count=)`); the notified data is then visible.
+  subroutine dart_notify_wait(counter, until_count, stat, errmsg)
+    type(dart_gptr), intent(in) :: counter
+    integer(int64), intent(in) :: until_count
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_notify_wait(counter, until_count)
+    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_notify_wait', stat, errmsg)
+  end subroutine dart_notify_wait
+
+  !> One poll of dart_notify_wait: flag = .true. (and until_count subtracted) if reached.
+  subroutine dart_notify_test(counter, until_count, flag, stat, errmsg)
+    type(dart_gptr), intent(in) :: counter
+    integer(int64), intent(in) :: until_count
+    logical, intent(inout) :: flag
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    integer(c_int32_t) :: r
+    rc = c_dart_notify_test(counter, until_count, r)
+    if (rc == DART_OK) flag = r /= 0
+    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_notify_test', stat, errmsg)
+  end subroutine dart_notify_test
+
+  !> The current value of a counter (any unit's; `event_query`).
+  subroutine dart_notify_get(counter, value, stat, errmsg)
+    type(dart_gptr), intent(in) :: counter
+    integer(int64), intent(inout) :: value
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    integer(c_int64_t) :: v
+    rc = c_dart_notify_get(counter, v)
+    if (rc == DART_OK) value = v
+    if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_notify_get', stat, errmsg)
+  end subroutine dart_notify_get
 
   ! =====================================================================================
   ! Collectives without buffers

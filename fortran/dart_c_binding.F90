@@ -121,6 +121,8 @@ module dart_c_binding
   public :: c_dart_wait_local, c_dart_waitall_local, c_dart_test_local, c_dart_test
   public :: c_dart_testall_local, c_dart_testall, c_dart_handle_free
   public :: c_dart_get_blocking, c_dart_put_blocking
+  public :: c_dart_put_notify, c_dart_put_notify_handle, c_dart_notify, c_dart_notify_wait
+  public :: c_dart_notify_test, c_dart_notify_get, c_dart_notify_alloc, c_dart_notify_free
   public :: c_dart_send, c_dart_recv, c_dart_sendrecv
   public :: c_dart_team_lock_init, c_dart_team_lock_destroy, c_dart_lock_acquire
   public :: c_dart_lock_try_acquire, c_dart_lock_release, c_dart_lock_initialized
@@ -590,6 +592,70 @@ module dart_c_binding
       integer(c_size_t), value :: nelem
       integer(c_intptr_t), value :: src_type, dst_type
       type(dart_handle), intent(inout) :: handle
+      integer(c_int) :: rc
+    end function
+    ! notified access (dart_notify.h); dart_notify_op_t is a C enum (c_int), the
+    ! uint64_t counter values are c_int64_t (the same bits)
+    function c_dart_put_notify(gptr, src, nelem, src_type, dst_type, counter, value, op) &
+        bind(C, name="dart_put_notify") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int64_t, dart_gptr
+      type(dart_gptr), value :: gptr, counter
+      type(c_ptr), value :: src
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      integer(c_int64_t), value :: value
+      integer(c_int), value :: op
+      integer(c_int) :: rc
+    end function
+    function c_dart_put_notify_handle(gptr, src, nelem, src_type, dst_type, counter, value, &
+                                      op, handle) bind(C, name="dart_put_notify_handle") result(rc)
+      import :: c_int, c_ptr, c_size_t, c_intptr_t, c_int64_t, dart_gptr, dart_handle
+      type(dart_gptr), value :: gptr, counter
+      type(c_ptr), value :: src
+      integer(c_size_t), value :: nelem
+      integer(c_intptr_t), value :: src_type, dst_type
+      integer(c_int64_t), value :: value
+      integer(c_int), value :: op
+      type(dart_handle), intent(inout) :: handle
+      integer(c_int) :: rc
+    end function
+    function c_dart_notify(counter, value, op) bind(C, name="dart_notify") result(rc)
+      import :: c_int, c_int64_t, dart_gptr
+      type(dart_gptr), value :: counter
+      integer(c_int64_t), value :: value
+      integer(c_int), value :: op
+      integer(c_int) :: rc
+    end function
+    function c_dart_notify_wait(counter, until_count) bind(C, name="dart_notify_wait") result(rc)
+      import :: c_int, c_int64_t, dart_gptr
+      type(dart_gptr), value :: counter
+      integer(c_int64_t), value :: until_count
+      integer(c_int) :: rc
+    end function
+    function c_dart_notify_test(counter, until_count, flag) &
+        bind(C, name="dart_notify_test") result(rc)
+      import :: c_int, c_int32_t, c_int64_t, dart_gptr
+      type(dart_gptr), value :: counter
+      integer(c_int64_t), value :: until_count
+      integer(c_int32_t), intent(out) :: flag
+      integer(c_int) :: rc
+    end function
+    function c_dart_notify_get(counter, value) bind(C, name="dart_notify_get") result(rc)
+      import :: c_int, c_int64_t, dart_gptr
+      type(dart_gptr), value :: counter
+      integer(c_int64_t), intent(out) :: value
+      integer(c_int) :: rc
+    end function
+    function c_dart_notify_alloc(team, n, base) bind(C, name="dart_notify_alloc") result(rc)
+      import :: c_int, c_size_t, c_int16_t, dart_gptr
+      integer(c_int16_t), value :: team
+      integer(c_size_t), value :: n
+      type(dart_gptr), intent(inout) :: base
+      integer(c_int) :: rc
+    end function
+    function c_dart_notify_free(base) bind(C, name="dart_notify_free") result(rc)
+      import :: c_int, dart_gptr
+      type(dart_gptr), value :: base
       integer(c_int) :: rc
     end function
     function c_dart_wait(handle) bind(C, name="dart_wait") result(rc)

@@ -413,6 +413,9 @@ dart_ret_t dart_team_memfree(dart_gptr_t gptr) {
   if (s == nullptr)
     return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (already freed?)",
                 (int)gptr.segid, (int)gptr.teamid);
+  if (s->counters)
+    return fail(DART_ERR_INVAL, fn, "segment %d is a counter block; use dart_notify_free",
+                (int)gptr.segid);
   return segment_free(s, fn);
 }
 

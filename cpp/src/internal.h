@@ -26,6 +26,8 @@
 #define DART_LIKELY(x) __builtin_expect(!!(x), 1)
 #define DART_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+struct dart_handle_struct;
+
 namespace dart {
 namespace detail {
 
@@ -249,6 +251,7 @@ struct Segment {
   // Shared memory of a team inside one node: every unit reaches every part by load/store,
   // and atomics are CPU atomic instructions (atomic.cc), never MPI atomics.
   bool cpu_atomics = false;
+  bool counters = false;  // a counter block of dart_notify_alloc (notify.cc)
   uint16_t flags = 0;
   MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
   MPI_Win win = MPI_WIN_NULL;      // RMA window on the team communicator (may be shm_win)
@@ -464,6 +467,15 @@ __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, co
 
 // Handles: a pooled record of an outstanding MPI RMA operation.
 void handles_finalize();
+// The put of dart_put_blocking / dart_put_handle, with the caller's name in errors
+// (notify.cc builds dart_put_notify on them).
+dart_ret_t put_blocking_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
+                           dart_datatype_t src_type, dart_datatype_t dst_type, const char *fn);
+dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
+                         dart_datatype_t src_type, dart_datatype_t dst_type,
+                         dart_handle_t *handle, const char *fn);
+// The counter update a put_notify handle owes once its put is complete (notify.cc).
+dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
 // Releases the locks still alive at dart_exit (their segments go with their teams).
 void locks_finalize();
 
@@ -475,6 +487,11 @@ struct dart_handle_struct {
   MPI_Win win;
   int rank;
   dart_handle_struct *next_free;
+  // dart_put_notify_handle: the counter update that follows the put's completion.
+  bool notify;
+  uint64_t notify_value;
+  int notify_op;
+  dart_gptr_t notify_counter;
 };
 
 #endif  // DART_MPI_INTERNAL_H

@@ -145,6 +145,7 @@ dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
   h->win = win;
   h->rank = rank;
   h->next_free = nullptr;
+  h->notify = false;
   return h;
 }
 
@@ -158,10 +159,13 @@ void handle_release(dart_handle_struct *h) {
 dart_ret_t complete(dart_handle_t *hp, bool local_only, const char *fn) {
   dart_handle_struct *h = *hp;
   if (h == DART_HANDLE_NULL) return DART_OK;
+  if (h->notify) local_only = false;  // the counter update needs the put complete at the target
   int rc = local_only ? MPI_Win_flush_local(h->rank, h->win) : MPI_Win_flush(h->rank, h->win);
+  dart_ret_t nrc = (rc == MPI_SUCCESS && h->notify) ? notify_handle_complete(*h, fn) : DART_OK;
   handle_release(h);
   *hp = DART_HANDLE_NULL;
-  return mpi_check(rc, fn, local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
+  if (rc != MPI_SUCCESS) return mpi_fail(rc, fn, local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
+  return nrc;
 }
 
 dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, const char *fn) {
@@ -173,7 +177,7 @@ dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, cons
   for (size_t i = 0; i < n; ++i) {
     dart_handle_struct *h = handles[i];
     if (h == DART_HANDLE_NULL) continue;
-    if (h->win == last_win && h->rank == last_rank) {  // already flushed just now
+    if (h->win == last_win && h->rank == last_rank && !h->notify) {  // flushed just now
       handle_release(h);
       handles[i] = DART_HANDLE_NULL;
       continue;
@@ -261,6 +265,19 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
 }
 
 }  // namespace
+
+dart_ret_t put_blocking_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
+                           dart_datatype_t src_type, dart_datatype_t dst_type, const char *fn) {
+  return transfer<true, Mode::Blocking>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,
+                                        nullptr, fn);
+}
+
+dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
+                         dart_datatype_t src_type, dart_datatype_t dst_type,
+                         dart_handle_t *handle, const char *fn) {
+  return transfer<true, Mode::Handle>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,
+                                      handle, fn);
+}
 
 void handles_finalize() {
   std::lock_guard<std::mutex> lock(g_handle_mutex);
@@ -385,6 +402,8 @@ dart_ret_t dart_handle_free(dart_handle_t *handle) {
   const char *fn = "dart_handle_free";
   DART_TRY(check_init(fn));
   if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  if (*handle != DART_HANDLE_NULL && (*handle)->notify)
+    return complete(handle, false, fn);  // a put_notify's counter update is never dropped
   if (*handle != DART_HANDLE_NULL) {
     handle_release(*handle);  // the operation completes at the next flush of its target
     *handle = DART_HANDLE_NULL;

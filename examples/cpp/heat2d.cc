@@ -19,6 +19,8 @@
 // dart_type_create_strided type per side), then the update. Mode `blocking` uses
 // dart_get_blocking; `nonblocking` starts dart_get_handle for all four halos, updates the
 // points that need no halo, waits (dart_waitall), then updates the block's outer ring.
+// Mode `notify` has no barrier: each unit pushes its faces into the neighbours' halos
+// with dart_put_notify and waits only for its own counters (dart_notify.h).
 #include "heat_common.h"
 
 namespace {
@@ -91,11 +93,7 @@ int main(int argc, char **argv) {
 
   // The halos: where each comes from (neighbour unit, element offset there, count, and
   // the types on both sides) and where it goes (element offset here).
-  struct Halo {
-    int unit;
-    long remote_off, local_off, count;
-    dart_datatype_t remote_type, local_type;
-  };
+  using heat::Halo;
   std::vector<Halo> halos;
   std::vector<dart_datatype_t> owned_types;
   auto strided = [&](long stride) {
@@ -122,6 +120,36 @@ int main(int argc, char **argv) {
     halos.push_back({u, o.stride() + 1, ld + lny + 1, lnx, strided(o.stride()), my_column});
   }
 
+  // --mode notify: the same halos, pushed by their owners. Each face of this block goes
+  // to the halo of the neighbour across it, in the neighbour's copy of the iterate it
+  // belongs to, and adds 1 to the neighbour's counter of that iterate (parity k).
+  // Why two counters and no barrier is safe: a unit waits for all its neighbours' faces
+  // of iterate k before computing iterate k+1 and pushes its own faces of k+1 after
+  // that. A neighbour can therefore write faces of iterate k+2 (parity k again) into
+  // this unit's halos only after this unit pushed k+1, i.e. after it finished reading the
+  // halos of k. With one counter a fast neighbour's k+1 notification could be counted
+  // as a slow neighbour's k notification; per-parity counters keep them apart.
+  std::vector<Halo> faces;  // {neighbour, offset of its halo, offset of my face, count, types}
+  if (int u = unit_at(cx - 1, cy); u >= 0) {  // my row 1 -> north's halo row below it
+    Block o = block_of(u);
+    faces.push_back({u, (o.rows.len + 1) * o.stride() + 1, ld + 1, lny, DART_TYPE_DOUBLE,
+                     DART_TYPE_DOUBLE});
+  }
+  if (int u = unit_at(cx + 1, cy); u >= 0)  // my last row -> south's halo row 0
+    faces.push_back({u, 1, lnx * ld + 1, lny, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE});
+  if (int u = unit_at(cx, cy - 1); u >= 0) {  // my column 1 -> west's last halo column
+    Block o = block_of(u);
+    faces.push_back({u, o.stride() + o.cols.len + 1, ld + 1, lnx, strided(o.stride()), my_column});
+  }
+  if (int u = unit_at(cx, cy + 1); u >= 0) {  // my last column -> east's halo column 0
+    Block o = block_of(u);
+    faces.push_back({u, o.stride(), ld + lny, lnx, strided(o.stride()), my_column});
+  }
+  dart_gptr_t counters = DART_GPTR_NULL;
+  if (args.notify) HEAT_CHECK(dart_notify_alloc(DART_TEAM_ALL, 2, &counters));
+  auto push_faces = [&](int k) { heat::push_faces(faces, field[k], local[k], counters, k); };
+  if (args.notify) push_faces(0);  // the halos of the initial state
+
   // One point of the update: fixed on the global boundary, the stencil elsewhere.
   auto update = [&](const double *u, double *un, long a, long c) {
     long i = b.rows.start + a - 1, j = b.cols.start + c - 1;
@@ -139,6 +167,18 @@ int main(int argc, char **argv) {
     const double *u = local[cur];
     double *un = local[1 - cur];
     double t0 = heat::wtime();
+    if (args.notify) {
+      HEAT_CHECK(dart_notify_wait(heat::counter(counters, me, cur), faces.size()));  // my halos of `cur`
+      double t1 = heat::wtime();
+      for (long a = 1; a <= lnx; ++a)
+        for (long c = 1; c <= lny; ++c) update(u, un, a, c);
+      double t2 = heat::wtime();
+      push_faces(1 - cur);
+      t_halo += (t1 - t0) + (heat::wtime() - t2);
+      t_compute += t2 - t1;
+      cur = 1 - cur;
+      continue;
+    }
     HEAT_CHECK(dart_barrier(DART_TEAM_ALL));  // neighbours are done writing `cur`
     for (size_t h = 0; h < halos.size(); ++h) {
       const Halo &x = halos[h];
@@ -194,6 +234,7 @@ int main(int argc, char **argv) {
                global, me, n);
   HEAT_CHECK(dart_barrier(DART_TEAM_ALL));
   for (dart_datatype_t &t : owned_types) HEAT_CHECK(dart_type_destroy(&t));
+  if (args.notify) HEAT_CHECK(dart_notify_free(counters));
   for (int k = 0; k < 2; ++k) HEAT_CHECK(dart_team_memfree(field[k]));
   HEAT_CHECK(dart_exit());
   return 0;

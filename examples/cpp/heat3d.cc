@@ -1,7 +1,8 @@
 // heat3d: the 3D heat conduction of the IJNC 2017 paper: explicit finite differences
 // (7-point stencil) on an nx x ny x nz grid of float64 with fixed boundary temperatures,
 // checkerboard 3D decomposition over the units, six neighbours, halos of width 1 filled
-// with DART one-sided gets in two modes (blocking / nonblocking), as in the paper.
+// with DART one-sided gets in two modes (blocking / nonblocking), as in the paper, or
+// pushed by their owners with dart_put_notify without any barrier (mode notify).
 // The C++ twin of examples/python/heat3d.py and examples/fortran/heat3d.f90.
 //
 //   mpiexec -n 4 ./heat3d --nx 32 --ny 32 --nz 32 --iters 50 --mode blocking --out u.bin
@@ -125,12 +126,8 @@ int main(int argc, char **argv) {
     return t;
   };
   const long face_count[3] = {ly * lz, lx * lz, lx * ly};
-  struct Halo {
-    int unit;
-    long remote_off, local_off, count;
-    dart_datatype_t remote_type, local_type;
-  };
-  std::vector<Halo> halos;
+  using heat::Halo;
+  std::vector<Halo> halos, faces;  // faces: remote_off/local_off = neighbour's halo / my face
   for (int d = 0; d < 3; ++d) {
     for (int side = -1; side <= 1; side += 2) {
       int c[3] = {mc[0], mc[1], mc[2]};
@@ -145,8 +142,25 @@ int main(int argc, char **argv) {
       dst[d] = side < 0 ? 0 : b.r[d].len + 1;
       halos.push_back({u, o.at(src[0], src[1], src[2]), b.at(dst[0], dst[1], dst[2]),
                        face_count[d], face_type(o, d), face_type(b, d)});
+      // Mode notify pushes the mirror image: my layer next to u -> u's halo layer.
+      long mine[3] = {1, 1, 1}, theirs[3] = {1, 1, 1};
+      mine[d] = side < 0 ? 1 : b.r[d].len;
+      theirs[d] = side < 0 ? o.r[d].len + 1 : 0;
+      faces.push_back({u, o.at(theirs[0], theirs[1], theirs[2]), b.at(mine[0], mine[1], mine[2]),
+                       face_count[d], face_type(o, d), face_type(b, d)});
     }
   }
+
+  // --mode notify: each unit adds 1 to a neighbour's counter of iterate k (parity) with
+  // every face of k it puts there, and waits for its own counter to reach the number of
+  // its neighbours. No barrier: a neighbour writes faces of iterate k+2 (the same
+  // buffers and counter) only after this unit pushed k+1, which it does after it read
+  // its halos of k; per-parity counters keep a fast neighbour's k+1 notification from
+  // being counted for a slow neighbour's k (examples/cpp/heat2d.cc says the same).
+  dart_gptr_t counters = DART_GPTR_NULL;
+  if (args.notify) HEAT_CHECK(dart_notify_alloc(DART_TEAM_ALL, 2, &counters));
+  auto push_faces = [&](int k) { heat::push_faces(faces, field[k], local[k], counters, k); };
+  if (args.notify) push_faces(0);  // the halos of the initial state
 
   const long s0 = b.s0(), s1 = b.s1();
   auto update = [&](const double *u, double *un, long a, long bb, long c) {
@@ -167,6 +181,19 @@ int main(int argc, char **argv) {
     const double *u = local[cur];
     double *un = local[1 - cur];
     double t0 = heat::wtime();
+    if (args.notify) {
+      HEAT_CHECK(dart_notify_wait(heat::counter(counters, me, cur), faces.size()));  // my halos of `cur`
+      double t1 = heat::wtime();
+      for (long a = 1; a <= lx; ++a)
+        for (long bb = 1; bb <= ly; ++bb)
+          for (long c = 1; c <= lz; ++c) update(u, un, a, bb, c);
+      double t2 = heat::wtime();
+      push_faces(1 - cur);
+      t_halo += (t1 - t0) + (heat::wtime() - t2);
+      t_compute += t2 - t1;
+      cur = 1 - cur;
+      continue;
+    }
     HEAT_CHECK(dart_barrier(DART_TEAM_ALL));
     for (size_t h = 0; h < halos.size(); ++h) {
       const Halo &x = halos[h];
@@ -229,6 +256,7 @@ int main(int argc, char **argv) {
                args, t_halo, t_compute, global, me, n);
   HEAT_CHECK(dart_barrier(DART_TEAM_ALL));
   for (dart_datatype_t &t : owned) HEAT_CHECK(dart_type_destroy(&t));
+  if (args.notify) HEAT_CHECK(dart_notify_free(counters));
   for (int t = 0; t < 2; ++t) HEAT_CHECK(dart_team_memfree(field[t]));
   HEAT_CHECK(dart_exit());
   return 0;

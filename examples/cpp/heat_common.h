@@ -42,12 +42,14 @@ struct Args {
   long nx = 0, ny = 0, nz = 0;
   long iters = 0;
   bool nonblocking = false;
+  bool notify = false;  // --mode notify: faces pushed with put_notify, no barrier
+  std::string mode = "blocking";
   std::string out;
 };
 
 [[noreturn]] inline void usage(const char *prog, bool three_d, const char *why) {
   std::fprintf(stderr, "%s: %s\nusage: %s --nx N --ny N%s --iters N "
-               "--mode blocking|nonblocking [--out FILE]\n",
+               "--mode blocking|nonblocking|notify [--out FILE]\n",
                prog, why, prog, three_d ? " --nz N" : "");
   if (dart_initialized()) dart_exit();  // every unit parses the same arguments
   std::exit(2);
@@ -72,9 +74,11 @@ inline Args parse_args(int argc, char **argv, bool three_d) {
     else if (k == "--iters") a.iters = n;
     else usage(argv[0], three_d, ("unknown option " + k).c_str());
   }
-  if (mode != "blocking" && mode != "nonblocking")
-    usage(argv[0], three_d, "--mode must be blocking or nonblocking");
+  if (mode != "blocking" && mode != "nonblocking" && mode != "notify")
+    usage(argv[0], three_d, "--mode must be blocking, nonblocking or notify");
   a.nonblocking = mode == "nonblocking";
+  a.notify = mode == "notify";
+  a.mode = mode;
   if (a.nx < 3 || a.ny < 3 || (three_d && a.nz < 3))
     usage(argv[0], three_d, "every grid size must be at least 3");
   if (a.iters < 0) usage(argv[0], three_d, "--iters must be >= 0");
@@ -152,6 +156,36 @@ inline double max_over_units(double x) {
   return r;
 }
 
+// A halo (get modes): `count` points of neighbour `unit` at element offset remote_off of
+// its block -> element offset local_off of this unit's block, with the DART types of both
+// sides. In --mode notify the same record describes a face this unit pushes: from
+// local_off here to remote_off in the neighbour's halo.
+struct Halo {
+  int unit;
+  long remote_off, local_off, count;
+  dart_datatype_t remote_type, local_type;
+};
+
+// --mode notify: counter k (the iterate's parity) of `unit` in a dart_notify_alloc block.
+inline dart_gptr_t counter(dart_gptr_t counters, int unit, int k) {
+  HEAT_CHECK(dart_gptr_setunit(&counters, DART_TEAM_UNIT_ID(unit)));
+  HEAT_CHECK(dart_gptr_incaddr(&counters, (int64_t)(k * sizeof(uint64_t))));
+  return counters;
+}
+
+// --mode notify: every face of this unit's iterate k (`local`, the block of allocation
+// `field`) into its neighbour's halo, adding 1 to the neighbour's counter k.
+inline void push_faces(const std::vector<Halo> &faces, dart_gptr_t field, const double *local,
+                       dart_gptr_t counters, int k) {
+  for (const Halo &f : faces) {
+    dart_gptr_t dst = field;
+    HEAT_CHECK(dart_gptr_setunit(&dst, DART_TEAM_UNIT_ID(f.unit)));
+    HEAT_CHECK(dart_gptr_incaddr(&dst, (int64_t)(f.remote_off * sizeof(double))));
+    HEAT_CHECK(dart_put_notify(dst, local + f.local_off, (size_t)f.count, f.local_type,
+                               f.remote_type, counter(counters, f.unit, k), 1, DART_NOTIFY_ADD));
+  }
+}
+
 // The report of every heat example (collective; unit 0 prints): what ran (`name`, the
 // process grid and the grid of points as "A x B[ x C]"), the time per iteration split
 // into compute and halo exchange (max over units), the checksum and the output file.
@@ -165,7 +199,7 @@ inline void report(const char *name, const std::string &procs, const std::string
   const double per = args.iters > 0 ? 1e6 / (double)args.iters : 0.0;
   std::printf("%s (C++): %d units (%s) on %zu node(s), grid %s, %ld iterations, %s\n", name,
               nunits, procs.c_str(), nnodes, points.c_str(), args.iters,
-              args.nonblocking ? "nonblocking" : "blocking");
+              args.mode.c_str());
   std::printf("time per iteration: compute %.2f us, halo exchange %.2f us (max over units)\n",
               compute * per, halo * per);
   std::printf("checksum: %.17g\n", checksum(global));

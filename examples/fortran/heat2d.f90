@@ -19,7 +19,9 @@
 ! neighbours u(0, 1:lnx) are strided, and go straight into the section (the module
 ! describes it by a strided DART type; the remote side is a strided type too). Mode
 ! `nonblocking` starts dart_get_handle for all four halos, updates the points that need
-! no halo, waits (dart_waitall), then updates the block's outer ring.
+! no halo, waits (dart_waitall), then updates the block's outer ring. Mode `notify` has
+! no barrier: each unit puts its faces into the neighbours' halos with dart_put_notify
+! and waits for its own counters (dart_notify_wait).
 program heat2d
   use, intrinsic :: iso_fortran_env, only: real64, int64, output_unit
   use dart
@@ -38,6 +40,10 @@ program heat2d
   ! halo h: neighbour, element offset there, remote type, my row (-1: a column), my column
   integer :: hunit(4), hoff(4), hrow(4), hcol(4)
   integer(DART_DATATYPE_KIND) :: htype(4)
+  ! mode notify, face h (to neighbour hunit(h)): element offset of its halo there, my row
+  ! or column that goes there; counters: one per iterate parity per unit
+  integer :: poff(4), pline(4)
+  type(dart_gptr) :: counters
   type(dart_handle) :: handles(4)
   real(real64), allocatable, target :: glob(:, :)
   real(real64) :: t0, t1, t2, t3, t_halo, t_compute, halo, compute, per
@@ -106,6 +112,16 @@ program heat2d
   u = unit_at(cx, cy + 1)                       ! east: its column 1 -> my column lny+1
   if (u >= 0) call add_halo(u, .false., lny + 1)
 
+  ! Mode notify: each face of iterate k adds 1 to the neighbour's counter k (parity). No
+  ! barrier is needed: a neighbour writes faces of iterate k+2 (the same buffers and
+  ! counter) only after this unit pushed k+1, which it does after reading its halos of
+  ! k; two counters keep a fast neighbour's k+1 notification from counting as a slow
+  ! neighbour's k (examples/cpp/heat2d.cc).
+  if (args%notify) then
+    call dart_notify_alloc(DART_TEAM_ALL, 2, counters)
+    call push_faces(0)                 ! the halos of the initial state
+  end if
+
   t_halo = 0
   t_compute = 0
   cur = 0
@@ -113,6 +129,17 @@ program heat2d
     uu => loc(cur)%p
     un => loc(1 - cur)%p
     t0 = wtime()
+    if (args%notify) then
+      call dart_notify_wait(counter_of(counters, me, cur), int(nh, int64))   ! my halos of `cur`
+      t1 = wtime()
+      call update_all()
+      t2 = wtime()
+      call push_faces(1 - cur)
+      t_halo = t_halo + (t1 - t0) + (wtime() - t2)
+      t_compute = t_compute + (t2 - t1)
+      cur = 1 - cur
+      cycle
+    end if
     call dart_barrier(DART_TEAM_ALL)   ! neighbours are done writing `cur`
     do h = 1, nh
       src = field(cur)
@@ -134,11 +161,7 @@ program heat2d
     end do
     t1 = wtime()
     if (.not. args%nonblocking) then
-      do a = 1, lnx
-        do b = 1, lny
-          call update(uu, un, a, b)
-        end do
-      end do
+      call update_all()
       t_halo = t_halo + (t1 - t0)
       t_compute = t_compute + (wtime() - t1)
     else
@@ -188,7 +211,7 @@ program heat2d
     if (args%iters > 0) per = 1.0e6_real64 / args%iters
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,a)') 'heat2d (Fortran): ', n, &
       ' units (', px, ' x ', py, ') on ', nnodes, ' node(s), grid ', nx, ' x ', ny, ', ', &
-      args%iters, ' iterations, ', trim(merge('nonblocking', 'blocking   ', args%nonblocking))
+      args%iters, ' iterations, ', args%mode
     write(output_unit, '(a,f0.2,a,f0.2,a)') 'time per iteration: compute ', compute * per, &
       ' us, halo exchange ', halo * per, ' us (max over units)'
     write(output_unit, '(a,es24.16e3)') 'checksum: ', checksum(reshape(glob, [nx * ny]))
@@ -198,6 +221,7 @@ program heat2d
   do h = 1, nh
     if (htype(h) /= DART_TYPE_DOUBLE) call dart_type_destroy(htype(h))
   end do
+  if (args%notify) call dart_notify_free(counters)
   do k = 0, 1
     call dart_team_memfree(field(k))
   end do
@@ -239,8 +263,12 @@ contains
       htype(nh) = DART_TYPE_DOUBLE          ! a row is contiguous there
       if (line == 0) then
         hoff(nh) = nr * (nc + 2) + 1        ! north: its row nr
+        poff(nh) = (nr + 1) * (nc + 2) + 1  ! (notify: my row 1 -> its row nr+1)
+        pline(nh) = 1
       else
         hoff(nh) = (nc + 2) + 1             ! south: its row 1
+        poff(nh) = 1                        ! (notify: my row lnx -> its row 0)
+        pline(nh) = lnx
       end if
     else
       hrow(nh) = -1
@@ -248,11 +276,43 @@ contains
       call dart_type_create_strided(DART_TYPE_DOUBLE, nc + 2, 1, htype(nh))
       if (line == 0) then
         hoff(nh) = (nc + 2) + nc            ! west: its column nc
+        poff(nh) = (nc + 2) + nc + 1        ! (notify: my column 1 -> its column nc+1)
+        pline(nh) = 1
       else
         hoff(nh) = (nc + 2) + 1             ! east: its column 1
+        poff(nh) = nc + 2                   ! (notify: my column lny -> its column 0)
+        pline(nh) = lny
       end if
     end if
   end subroutine add_halo
+
+  !> Mode notify: my faces of iterate k -> the neighbours' halos of iterate k.
+  subroutine push_faces(k)
+    integer, intent(in) :: k
+    type(dart_gptr) :: dst
+    integer :: f
+    do f = 1, nh
+      dst = field(k)
+      call dart_gptr_setunit(dst, hunit(f))
+      call dart_gptr_incaddr(dst, 8 * poff(f))
+      if (hrow(f) >= 0) then           ! a row: contiguous on both sides
+        call dart_put_notify(dst, loc(k)%p(1:lny, pline(f)), counter_of(counters, hunit(f), k), 1_int64)
+      else                             ! a column: strided section here, strided type there
+        call dart_put_notify(dst, loc(k)%p(pline(f), 1:lnx), counter_of(counters, hunit(f), k), 1_int64, &
+                             remote_type=htype(f))
+      end if
+    end do
+  end subroutine push_faces
+
+  !> Every point of the block: iterate uu -> un.
+  subroutine update_all()
+    integer :: a, b
+    do a = 1, lnx
+      do b = 1, lny
+        call update(uu, un, a, b)
+      end do
+    end do
+  end subroutine update_all
 
   !> One point: fixed on the global boundary, the stencil elsewhere.
   subroutine update(u0, u1, a, b)

@@ -19,7 +19,8 @@
 ! one plane apart: strided), the k-face u(0, 1:ly, 1:lx) (single points on two strides:
 ! an indexed type); the module derives these from the sections. The remote side of each
 ! face is the same face of the neighbour's block, whose strides differ: a remote DART
-! type per face, built here with dart_type_create_strided / _indexed.
+! type per face, built here with dart_type_create_strided / _indexed. Mode `notify` puts
+! the same sections into the neighbours' halos with dart_put_notify, no barrier.
 program heat3d
   use, intrinsic :: iso_fortran_env, only: real64, int64, output_unit
   use dart
@@ -38,6 +39,10 @@ program heat3d
   ! halo h: neighbour, element offset there, remote type, dimension, my layer
   integer :: hunit(6), hoff(6), hdim(6), hlayer(6)
   integer(DART_DATATYPE_KIND) :: htype(6)
+  ! mode notify, face h (to neighbour hunit(h)): element offset of its halo layer there,
+  ! my layer that goes there; counters: one per iterate parity per unit
+  integer :: poff(6), player(6)
+  type(dart_gptr) :: counters
   type(dart_handle) :: handles(6)
   real(real64), allocatable :: glob(:, :, :)
   real(real64) :: t0, t1, t2, t3, t_halo, t_compute, halo, compute, per
@@ -102,13 +107,29 @@ program heat3d
         hlayer(nh) = 0
         hoff(nh) = at(ob(:, 2), merge(ob(d, 2), 1, d == 1), merge(ob(d, 2), 1, d == 2), &
                       merge(ob(d, 2), 1, d == 3))
+        player(nh) = 1                 ! notify: my layer 1 -> its layer l+1
+        poff(nh) = at(ob(:, 2), merge(ob(d, 2) + 1, 1, d == 1), &
+                      merge(ob(d, 2) + 1, 1, d == 2), merge(ob(d, 2) + 1, 1, d == 3))
       else
         hlayer(nh) = ll(d) + 1
         hoff(nh) = at(ob(:, 2), 1, 1, 1)
+        player(nh) = ll(d)             ! notify: my last layer -> its layer 0
+        poff(nh) = at(ob(:, 2), merge(0, 1, d == 1), merge(0, 1, d == 2), merge(0, 1, d == 3))
       end if
       htype(nh) = face_type(ob(:, 2), d)
     end do
   end do
+
+  ! Mode notify: each face of iterate k adds 1 to the neighbour's counter k (parity). No
+  ! barrier: a neighbour writes faces of iterate k+2 (the same buffers and counter) only
+  ! after this unit pushed k+1, which it does after reading its halos of k; two counters
+  ! keep a fast neighbour's k+1 notification from counting as a slow one's k.
+  if (args%notify) then
+    call dart_notify_alloc(DART_TEAM_ALL, 2, counters)
+    do h = 1, nh
+      call put_face(h, 0)              ! the halos of the initial state
+    end do
+  end if
 
   t_halo = 0
   t_compute = 0
@@ -117,6 +138,19 @@ program heat3d
     uu => loc(cur)%p
     un => loc(1 - cur)%p
     t0 = wtime()
+    if (args%notify) then
+      call dart_notify_wait(counter_of(counters, me, cur), int(nh, int64))   ! my halos of `cur`
+      t1 = wtime()
+      call update_all()
+      t2 = wtime()
+      do h = 1, nh
+        call put_face(h, 1 - cur)
+      end do
+      t_halo = t_halo + (t1 - t0) + (wtime() - t2)
+      t_compute = t_compute + (t2 - t1)
+      cur = 1 - cur
+      cycle
+    end if
     call dart_barrier(DART_TEAM_ALL)
     do h = 1, nh
       src = field(cur)
@@ -126,13 +160,7 @@ program heat3d
     end do
     t1 = wtime()
     if (.not. args%nonblocking) then
-      do a = 1, ll(1)
-        do b = 1, ll(2)
-          do c = 1, ll(3)
-            call update(uu, un, a, b, c)
-          end do
-        end do
-      end do
+      call update_all()
       t_halo = t_halo + (t1 - t0)
       t_compute = t_compute + (wtime() - t1)
     else
@@ -190,7 +218,7 @@ program heat3d
     write(output_unit, '(a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,i0,a,a)') &
       'heat3d (Fortran): ', n, ' units (', dims(1), ' x ', dims(2), ' x ', dims(3), ') on ', &
       nnodes, ' node(s), grid ', nn(1), ' x ', nn(2), ' x ', nn(3), ', ', args%iters, &
-      ' iterations, ', trim(merge('nonblocking', 'blocking   ', args%nonblocking))
+      ' iterations, ', args%mode
     write(output_unit, '(a,f0.2,a,f0.2,a)') 'time per iteration: compute ', compute * per, &
       ' us, halo exchange ', halo * per, ' us (max over units)'
     write(output_unit, '(a,es24.16e3)') 'checksum: ', checksum(reshape(glob, [size(glob)]))
@@ -200,6 +228,7 @@ program heat3d
   do h = 1, nh
     call dart_type_destroy(htype(h))
   end do
+  if (args%notify) call dart_notify_free(counters)
   do k = 0, 1
     call dart_team_memfree(field(k))
   end do
@@ -301,6 +330,40 @@ contains
       end if
     end select
   end subroutine get_face
+
+  !> Mode notify: my face section of iterate k -> neighbour hunit(h)'s halo of iterate k.
+  subroutine put_face(h, k)
+    integer, intent(in) :: h, k
+    type(dart_gptr) :: dst
+    integer :: m
+    dst = field(k)
+    call dart_gptr_setunit(dst, hunit(h))
+    call dart_gptr_incaddr(dst, 8 * poff(h))
+    m = player(h)
+    select case (hdim(h))
+    case (1)
+      call dart_put_notify(dst, loc(k)%p(1:ll(3), 1:ll(2), m), counter_of(counters, hunit(h), k), &
+                           1_int64, remote_type=htype(h))
+    case (2)
+      call dart_put_notify(dst, loc(k)%p(1:ll(3), m, 1:ll(1)), counter_of(counters, hunit(h), k), &
+                           1_int64, remote_type=htype(h))
+    case default
+      call dart_put_notify(dst, loc(k)%p(m, 1:ll(2), 1:ll(1)), counter_of(counters, hunit(h), k), &
+                           1_int64, remote_type=htype(h))
+    end select
+  end subroutine put_face
+
+  !> Every point of the block: iterate uu -> un.
+  subroutine update_all()
+    integer :: a, b, c
+    do a = 1, ll(1)
+      do b = 1, ll(2)
+        do c = 1, ll(3)
+          call update(uu, un, a, b, c)
+        end do
+      end do
+    end do
+  end subroutine update_all
 
   !> One point: fixed on the global boundary, the stencil elsewhere.
   subroutine update(u0, u1, a, b, c)

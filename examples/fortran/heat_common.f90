@@ -17,15 +17,26 @@ module heat_common
   implicit none
   private
   public :: heat_args, parse_args, dims_create, block, checksum, write_field, wtime
-  public :: max_over_units
+  public :: max_over_units, counter_of
 
   type :: heat_args
     integer :: nx = 0, ny = 0, nz = 0, iters = 0
     logical :: nonblocking = .false.
+    logical :: notify = .false.              ! --mode notify: put_notify, no barrier
+    character(len=:), allocatable :: mode
     character(len=:), allocatable :: out
   end type heat_args
 
 contains
+
+  !> --mode notify: counter k (the iterate's parity) of unit `unit` in a counter block.
+  type(dart_gptr) function counter_of(counters, unit, k)
+    type(dart_gptr), intent(in) :: counters
+    integer, intent(in) :: unit, k
+    counter_of = counters
+    call dart_gptr_setunit(counter_of, unit)
+    call dart_gptr_incaddr(counter_of, 8 * k)
+  end function counter_of
 
   subroutine usage(prog, three_d, why)
     character(len=*), intent(in) :: prog, why
@@ -35,7 +46,7 @@ contains
     if (three_d) nz = ' --nz N'
     write(error_unit, '(a)') prog // ': ' // why
     write(error_unit, '(a)') 'usage: ' // prog // ' --nx N --ny N' // nz // &
-      ' --iters N --mode blocking|nonblocking [--out FILE]'
+      ' --iters N --mode blocking|nonblocking|notify [--out FILE]'
     call dart_exit()
     stop 2
   end subroutine usage
@@ -81,9 +92,11 @@ contains
         call usage(prog, three_d, 'unknown option ' // trim(k))
       end select
     end do
-    if (mode /= 'blocking' .and. mode /= 'nonblocking') &
-      call usage(prog, three_d, '--mode must be blocking or nonblocking')
+    if (mode /= 'blocking' .and. mode /= 'nonblocking' .and. mode /= 'notify') &
+      call usage(prog, three_d, '--mode must be blocking, nonblocking or notify')
     a%nonblocking = mode == 'nonblocking'
+    a%notify = mode == 'notify'
+    a%mode = mode
     if (a%nx < 3 .or. a%ny < 3 .or. (three_d .and. a%nz < 3)) &
       call usage(prog, three_d, 'every grid size must be at least 3')
     if (a%iters < 0) call usage(prog, three_d, '--iters must be >= 0')

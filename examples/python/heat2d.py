@@ -14,7 +14,8 @@ Each unit owns a block with a ring of halo points, inside two collective allocat
 current and the next iterate). Per iteration: a barrier, the four halos by DART gets
 (rows contiguous; columns strided on both sides, one strided DART type each), the update.
 `nonblocking` starts the gets with get_handle, updates the points that need no halo,
-waits, then updates the block's outer ring.
+waits, then updates the block's outer ring. `notify` has no barrier: each unit pushes its
+faces into the neighbours' halos with put_notify and waits for its own counters.
 """
 import time
 
@@ -31,11 +32,12 @@ def stencil(u, un, a0, a1, b0, b1):
                                    + (u[a0:a1, b0 - 1:b1 - 1] + u[a0:a1, b0 + 1:b1 + 1]))
 
 
-def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None):
+def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None, notify=False):
     """Runs the iteration on all units (collective). Returns (field, t_compute, t_halo):
     the final global field on unit 0 (None elsewhere) and this unit's seconds of compute
     and halo exchange. on_snapshot(iteration, field) runs on unit 0 every snapshot_every
-    iterations (and for the initial field) with the gathered global field."""
+    iterations (and for the initial field) with the gathered global field. notify: the
+    halos are pushed with put_notify instead (no barrier in the loop)."""
     me, n = dart.myid(), dart.size()
     px, py = dims_create(n, 2)
     if nx < px or ny < py:
@@ -79,6 +81,33 @@ def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None):
         (_, nr), (_, nc) = block_of(nb)
         halos.append((nb, (nc + 2) + 1, nc + 2, 1, lny + 1))
 
+    # --mode notify: the same halos, pushed by their owners: (neighbour, element offset
+    # of its halo, remote stride, my row, my column). Each face of iterate k adds 1 to
+    # the neighbour's counter k (parity). No barrier is needed: a neighbour writes faces
+    # of iterate k+2 (the same buffers and counter) only after this unit pushed k+1,
+    # which it does after reading its halos of k; two counters keep a fast neighbour's
+    # k+1 notification from counting as a slow neighbour's k (see heat2d.cc).
+    faces = []
+    if (nb := unit_at(cx - 1, cy)) >= 0:  # my row 1 -> north's halo row below it
+        (_, nr), (_, nc) = block_of(nb)
+        faces.append((nb, (nr + 1) * (nc + 2) + 1, 0, 1, 1))
+    if (nb := unit_at(cx + 1, cy)) >= 0:  # my last row -> south's halo row 0
+        faces.append((nb, 1, 0, lnx, 1))
+    if (nb := unit_at(cx, cy - 1)) >= 0:  # my column 1 -> west's last halo column
+        (_, nr), (_, nc) = block_of(nb)
+        faces.append((nb, (nc + 2) + nc + 1, nc + 2, 1, 1))
+    if (nb := unit_at(cx, cy + 1)) >= 0:  # my last column -> east's halo column 0
+        (_, nr), (_, nc) = block_of(nb)
+        faces.append((nb, nc + 2, nc + 2, 1, lny))
+    nv = dart.notify_alloc(dart.TEAM_ALL, 2) if notify else None
+
+    def push(k):
+        """Faces of iterate k -> the neighbours' halos of iterate k, with notification."""
+        for nb, off, stride, a, b in faces:
+            src = u[k][a, 1:lny + 1] if stride == 0 else u[k][1:lnx + 1, b]
+            dart.put_notify(fields[k].gptr_of(nb) + off, src, nv.gptr_of(nb, k),
+                            remote_stride=stride)
+
     def exchange(cur):
         """Starts (nonblocking) or does (blocking) the halo gets of iterate cur."""
         handles = []
@@ -115,9 +144,25 @@ def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None):
         dart.barrier()
         if me == 0:
             on_snapshot(0, gather(cur))
+    if notify:
+        push(0)  # the halos of the initial state
     for it in range(1, iters + 1):
         unew = u[1 - cur]
         t0 = time.perf_counter()
+        if notify:
+            dart.notify_wait(nv.gptr_of(me, cur), len(faces))  # my halos of `cur`
+            t1 = time.perf_counter()
+            stencil(u[cur], unew, a0, a1, b0, b1)
+            t2 = time.perf_counter()
+            push(1 - cur)
+            t_halo += (t1 - t0) + (time.perf_counter() - t2)
+            t_compute += t2 - t1
+            cur = 1 - cur
+            if on_snapshot and snapshot_every > 0 and it % snapshot_every == 0 and it < iters:
+                dart.barrier()
+                if me == 0:
+                    on_snapshot(it, gather(cur))
+            continue
         dart.barrier()  # neighbours are done writing iterate `cur`
         handles = exchange(cur)
         t1 = time.perf_counter()
@@ -147,6 +192,8 @@ def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None):
         on_snapshot(iters, glob)
     dart.barrier()  # nobody frees before unit 0 has gathered
     del u, unew
+    if nv is not None:
+        nv.free()
     for f in fields:
         f.free()
     return glob, t_compute, t_halo
@@ -156,7 +203,8 @@ def main():
     args = parse_args(__doc__.splitlines()[0], 2)
     dart.init()
     me, n = dart.myid(), dart.size()
-    glob, t_compute, t_halo = solve(args.nx, args.ny, args.iters, args.mode == "nonblocking")
+    glob, t_compute, t_halo = solve(args.nx, args.ny, args.iters, args.mode == "nonblocking",
+                                    notify=args.mode == "notify")
     if me == 0 and args.out:
         glob.tofile(args.out)
     report("heat2d", dims_create(n, 2), (args.nx, args.ny), args, t_halo, t_compute, glob)

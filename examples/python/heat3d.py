@@ -5,7 +5,8 @@ The Python twin of examples/cpp/heat3d.cc and examples/fortran/heat3d.f90 (same 
 line, same bytes out). Explicit finite differences (7-point stencil) on an
 nx x ny x nz grid of float64, fixed boundary temperatures (1 on the face i = 0, 0.5 on
 j = 0, 0.25 on k = 0, 0 on the other faces), checkerboard 3D decomposition, six
-neighbours, halos of width 1 filled with DART gets, `blocking` or `nonblocking`:
+neighbours, halos of width 1 filled with DART gets, `blocking` or `nonblocking` (or
+pushed with put_notify without barriers, `notify`):
 
     lap  = ((u[i-1] + u[i+1]) + (u[j-1] + u[j+1])) + (u[k-1] + u[k+1])
     unew = u + 0.125 * (lap - 6 u)
@@ -84,7 +85,7 @@ def main():
     # Halos: (neighbour, its first source element, remote stride, remote block length,
     # destination view maker). Lower neighbour: its last layer -> my layer 0; upper
     # neighbour: its layer 1 -> my last layer.
-    halos = []
+    halos, faces = [], []
     for d in range(3):
         for side in (-1, 1):
             c = list(mc)
@@ -98,6 +99,36 @@ def main():
             dst = 0 if side < 0 else shape[d] - 1
             off = (src[0] * ns[1] + src[1]) * ns[2] + src[2]
             halos.append((nb, d, off, ns, dst))
+            # --mode notify pushes the mirror image: my layer next to nb -> nb's halo layer
+            theirs = [1, 1, 1]
+            theirs[d] = ns[d] - 1 if side < 0 else 0
+            mine = 1 if side < 0 else shape[d] - 2
+            off = (theirs[0] * ns[1] + theirs[1]) * ns[2] + theirs[2]
+            faces.append((nb, d, off, ns, mine))
+
+    # --mode notify: each unit pushes its faces into the neighbours' halos and adds 1 to
+    # the neighbour's counter of that iterate (parity k) per face; it waits for its own
+    # counter to reach its number of neighbours. No barrier: a neighbour writes faces of
+    # iterate k+2 (the same buffers and counter) only after this unit pushed k+1, which
+    # it does after reading its halos of k; two counters keep a fast neighbour's k+1
+    # notification from counting as a slow one's k. A k-face needs two strides at the
+    # target: its i-planes are plain puts and one dart.notify posts them all.
+    nv = dart.notify_alloc(dart.TEAM_ALL, 2) if args.mode == "notify" else None
+
+    def push(k):
+        for nb, d, off, ns, mine in faces:
+            g, ctr = fields[k].gptr_of(nb), nv.gptr_of(nb, k)
+            if d == 0:
+                dart.put_notify(g + off, u[k][mine, 1:-1, 1:-1], ctr, remote_stride=ns[2],
+                                remote_blocklen=lz)
+            elif d == 1:
+                dart.put_notify(g + off, u[k][1:-1, mine, 1:-1], ctr,
+                                remote_stride=ns[1] * ns[2], remote_blocklen=lz)
+            else:
+                for a in range(1, lx + 1):
+                    dart.put(g + off + (a - 1) * ns[1] * ns[2], u[k][a, 1:-1, mine],
+                             remote_stride=ns[2])
+                dart.notify(ctr)
 
     def exchange(cur):
         handles = []
@@ -127,9 +158,21 @@ def main():
 
     t_halo = t_compute = 0.0
     cur, unew = 0, None
+    if nv is not None:
+        push(0)  # the halos of the initial state
     for _ in range(args.iters):
         unew = u[1 - cur]
         t0 = time.perf_counter()
+        if nv is not None:
+            dart.notify_wait(nv.gptr_of(me, cur), len(faces))  # my halos of `cur`
+            t1 = time.perf_counter()
+            stencil(u[cur], unew, lo, hi)
+            t2 = time.perf_counter()
+            push(1 - cur)
+            t_halo += (t1 - t0) + (time.perf_counter() - t2)
+            t_compute += t2 - t1
+            cur = 1 - cur
+            continue
         dart.barrier()
         handles = exchange(cur)
         t1 = time.perf_counter()
@@ -169,6 +212,8 @@ def main():
     report("heat3d", dims, N, args, t_halo, t_compute, glob)
     dart.barrier()
     del u, unew
+    if nv is not None:
+        nv.free()
     for f in fields:
         f.free()
     dart.exit()

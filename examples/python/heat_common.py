@@ -30,11 +30,11 @@ def block(n, parts, b):
 
 
 def parse_args(description, ndims):
-    """--nx --ny [--nz] --iters --mode blocking|nonblocking --out FILE (before dart.init)."""
+    """--nx --ny [--nz] --iters --mode blocking|nonblocking|notify --out FILE (before dart.init)."""
     ap = argparse.ArgumentParser(description=description)
     for name in ("--nx", "--ny", "--nz")[:ndims] + ("--iters",):
         ap.add_argument(name, type=int, required=True)
-    ap.add_argument("--mode", choices=("blocking", "nonblocking"), default="blocking")
+    ap.add_argument("--mode", choices=("blocking", "nonblocking", "notify"), default="blocking")
     ap.add_argument("--out", default="")
     args = ap.parse_args()
     sizes = (args.nx, args.ny) + ((args.nz,) if ndims == 3 else ())

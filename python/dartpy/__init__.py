@@ -178,7 +178,45 @@ def _shape_tuple(shape: ShapeLike) -> Tuple[int, ...]:
     return out
 
 
-class Allocation:
+class _Collective:
+    """What Allocation and NotifyBlock share: a collective free, once, by ``free()`` or at
+    the end of a ``with`` block. Subclasses set ``team`` and call ``_live()`` after their
+    allocation succeeded; ``_release()`` is their collective free."""
+
+    _what, _noun = "object", "object"
+
+    def _live(self) -> None:
+        self._generation = _core._generation()
+        self._freed = False
+
+    @property
+    def freed(self) -> bool:
+        return (getattr(self, "_freed", True) or self._generation != _core._generation()
+                or not _core.initialized())
+
+    def _release(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def free(self) -> None:
+        """Collective free."""
+        if getattr(self, "_freed", True):
+            raise DartError(f"dartpy.{self._what}.free failed: already freed", _core.ERR_INVAL,
+                            f"dartpy.{self._what}.free: this {self._noun} was already freed")
+        self._release()
+        self._freed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
+        # While an exception unwinds on this unit the others are elsewhere: the collective
+        # free would hang them. The memory is left to dart.exit() (the garbage collector
+        # warns about it) and the exception goes on, to the abort hook with several units.
+        if exc_type is None and not self.freed:
+            self.free()
+
+
+class Allocation(_Collective):
     """A collective allocation of ``shape`` elements of ``dtype`` on every unit of a team.
 
     ``gptr`` is the global pointer of team unit 0's part, ``gptr_of(u)`` that of unit u;
@@ -188,23 +226,19 @@ class Allocation:
     ``dart.exit()``).
     """
 
+    _what, _noun = "Allocation", "allocation"
+
     def __init__(self, team: Any, shape: ShapeLike, dtype: Any = np.float64) -> None:
         self.shape = _shape_tuple(shape)
         self.dtype = np.dtype(dtype)
         self.team = Team(int(team.__index__()))
-        self._generation = _core._generation()
-        self._freed = True
         self.gptr: Gptr = _core.team_memalloc_aligned(
             self.team, math.prod(self.shape), self.dtype)
-        self._freed = False
+        self._live()
 
     @property
     def size(self) -> int:
         return math.prod(self.shape)
-
-    @property
-    def freed(self) -> bool:
-        return self._freed or self._generation != _core._generation() or not _core.initialized()
 
     def gptr_of(self, unit: int) -> Gptr:
         """Global pointer of team unit ``unit``'s part."""
@@ -221,23 +255,9 @@ class Allocation:
         """Zero-copy ndarray of this unit's part."""
         return self.view(None)
 
-    def free(self) -> None:
-        """Collective free (team_memfree). BufferError on every unit while views live."""
-        if self._freed:
-            raise DartError("dartpy.Allocation.free failed: already freed", _core.ERR_INVAL,
-                            "dartpy.Allocation.free: this allocation was already freed")
+    def _release(self) -> None:
+        """team_memfree: BufferError on every unit while views live."""
         _core.team_memfree(self.gptr)
-        self._freed = True
-
-    def __enter__(self) -> "Allocation":
-        return self
-
-    def __exit__(self, exc_type: Any, *exc: Any) -> None:
-        # While an exception unwinds on this unit the others are elsewhere: the collective
-        # free would hang them. The memory is left to dart.exit() (the garbage collector
-        # warns about it) and the exception goes on, to the abort hook with several units.
-        if exc_type is None and not self.freed:
-            self.free()
 
     def __repr__(self) -> str:
         state = "freed" if self.freed else "live"
@@ -257,6 +277,46 @@ class Allocation:
                 "garbage-collected without free(); the memory stays allocated until "
                 "dart.exit() (collective frees are never made by the garbage collector)",
                 ResourceWarning, stacklevel=2)
+
+
+class NotifyBlock(_Collective):
+    """``n`` notification counters (uint64, zeroed) on every unit of a team.
+
+    ``gptr_of(unit, i)`` is counter ``i`` of team unit ``unit``: pass it to
+    ``put_notify``/``notify`` (any unit's) and to ``notify_wait``/``notify_test`` (only
+    this unit's own, also ``mine(i)``). Free it collectively with ``free()`` or a ``with``
+    block.
+    """
+
+    _what, _noun = "NotifyBlock", "counter block"
+
+    def __init__(self, team: Any, n: int) -> None:
+        self.team = Team(int(team.__index__()))
+        self.n = int(n)
+        self.gptr: Gptr = _core._notify_alloc(self.team, self.n)
+        self._live()
+
+    def gptr_of(self, unit: int, i: int = 0) -> Gptr:
+        """Counter ``i`` of team unit ``unit``."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"counter index {i} out of range [0, {self.n})")
+        return self.gptr.setunit(unit) + i
+
+    def mine(self, i: int = 0) -> Gptr:
+        """Counter ``i`` of this unit."""
+        return self.gptr_of(self.team.myid, i)
+
+    def _release(self) -> None:
+        _core.notify_free(self.gptr)
+
+    def __repr__(self) -> str:
+        state = "freed" if self.freed else "live"
+        return f"<dartpy.NotifyBlock n={self.n} team={self.team.id} {state}>"
+
+
+def notify_alloc(team: Any, n: int) -> NotifyBlock:
+    """Collective: ``n`` zeroed notification counters per unit (``with ... as nv:``)."""
+    return NotifyBlock(team, n)
 
 
 def empty(team: Any, shape: ShapeLike, dtype: Any = np.float64) -> Allocation:

@@ -4,7 +4,7 @@
 // communicator bridge) and MPI itself for initialization and handle conversion. One
 // source file per object, as in mpi4py: errors.cc, types.cc (dtypes, constants, array
 // layouts), init.cc, gptr.cc, memory.cc, rma.cc, handle.cc, atomics.cc, coll.cc, ops.cc,
-// group.cc, team.cc, lock.cc; module.cc registers them.
+// group.cc, team.cc, lock.cc, notify.cc; module.cc registers them.
 #pragma once
 
 #ifndef OMPI_SKIP_MPICXX
@@ -323,5 +323,6 @@ void bind_team(py::module_ &m);
 void bind_lock(py::module_ &m);
 void bind_ops(py::module_ &m);
 void bind_coll(py::module_ &m);
+void bind_notify(py::module_ &m);
 
 }  // namespace dartpy

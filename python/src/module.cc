@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   bind_lock(m);
   bind_ops(m);
   bind_coll(m);
+  bind_notify(m);
 }

@@ -81,6 +81,8 @@ program ftest_constants
   call named('DART_EXIT_ASSERT', int(DART_EXIT_ASSERT, int64))
   call named('DART_THREAD_SINGLE', int(DART_THREAD_SINGLE, int64))
   call named('DART_THREAD_MULTIPLE', int(DART_THREAD_MULTIPLE, int64))
+  call named('DART_NOTIFY_SET', int(DART_NOTIFY_SET, int64))
+  call named('DART_NOTIFY_ADD', int(DART_NOTIFY_ADD, int64))
   call named('DART_TEAM_ALL', int(DART_TEAM_ALL, int64))
   call named('DART_TEAM_NULL', int(DART_TEAM_NULL, int64))
   call named('DART_UNDEFINED_TEAM_ID', int(DART_UNDEFINED_TEAM_ID, int64))

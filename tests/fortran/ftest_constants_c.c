@@ -43,6 +43,8 @@ static const named_t others[] = {
     {"DART_EXIT_ASSERT", (int64_t)DART_EXIT_ASSERT, 0, 0},
     {"DART_THREAD_SINGLE", (int64_t)DART_THREAD_SINGLE, 0, 0},
     {"DART_THREAD_MULTIPLE", (int64_t)DART_THREAD_MULTIPLE, 0, 0},
+    {"DART_NOTIFY_SET", (int64_t)DART_NOTIFY_SET, 0, 0},
+    {"DART_NOTIFY_ADD", (int64_t)DART_NOTIFY_ADD, 0, 0},
     {"DART_TEAM_ALL", (int64_t)DART_TEAM_ALL, 0, 0},
     {"DART_TEAM_NULL", (int64_t)DART_TEAM_NULL, 0, 0},
     {"DART_UNDEFINED_TEAM_ID", (int64_t)DART_UNDEFINED_TEAM_ID, 0, 0},

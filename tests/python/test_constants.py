@@ -114,3 +114,16 @@ def test_dtype_table_covers_every_basic_type():
     for name, ch in entries:
         g = dart.Gptr(0, 1, 0, dtype=np.dtype(ch))  # accepted (TypeError otherwise)
         assert g.itemsize == np.dtype(ch).itemsize, name
+
+
+def test_notify_ops():
+    """NOTIFY_SET/NOTIFY_ADD against DART_NOTIFY_OP_LIST of dart_tables.h (the list the C
+    enum of dart_notify.h is generated from), both ways."""
+    text = re.sub(r"\\\n", " ", _text("dart_tables.h"))
+    body = re.search(r"#define DART_NOTIFY_OP_LIST\(X\)(.*?)(?:\n\s*\n|/\*|#endif)", text, re.S)
+    assert body, "DART_NOTIFY_OP_LIST not found"
+    header = {f"DART_NOTIFY_{n}": int(v)
+              for n, v in re.findall(r"X\((\w+),\s*(\d+)\)", body.group(1))}
+    assert set(header) == {"DART_NOTIFY_SET", "DART_NOTIFY_ADD"}
+    assert "DART_NOTIFY_OP_LIST" in _text("dart_notify.h")
+    _check_both_ways(header, _python(r"NOTIFY_"), "DART_")

@@ -2,7 +2,7 @@
 
 For heat2d and heat3d, every language's program (examples/python/*.py, the C++ and
 Fortran programs built in _build/<mpi>/examples/) runs under mpiexec with 1-4 units, in
-both modes, without and with DART_UNITS_PER_NODE=1|2 (both the load/store and the MPI RMA
+every mode (blocking, nonblocking gets; notify: put_notify without barriers), without and with DART_UNITS_PER_NODE=1|2 (both the load/store and the MPI RMA
 path), and its output file must equal, byte for byte, the field computed here by a plain
 serial NumPy loop with the same arithmetic (the rules in examples/cpp/heat_common.h).
 """
@@ -79,7 +79,7 @@ def test_same_bytes(name, n, upn, tmp_path: Path):
         if not Path(prefix[-1]).exists():
             problems.append(f"{lang}: {prefix[-1]} is not built")
             continue
-        for mode in ("blocking", "nonblocking"):
+        for mode in ("blocking", "nonblocking", "notify"):
             out = tmp_path / f"{lang}-{mode}.bin"
             job = launcher.run_job(prefix + args + ["--mode", mode, "--out", str(out)], n,
                                    env, timeout=120)

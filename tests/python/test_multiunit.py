@@ -30,6 +30,15 @@ def test_onesided(n, upn):
     check_scenario("onesided.py", "onesided", n, upn)
 
 
+NOTIFY = [(1, None), (2, None), (2, 1), (3, 2), (4, None), (4, 1)]
+
+
+@pytest.mark.parametrize("n,upn", NOTIFY, ids=ids(NOTIFY))
+def test_notify(n, upn):
+    """put_notify (strided slices, SET/ADD, handles), notify after puts, waits, errors."""
+    check_scenario("notify.py", "notify", n, upn)
+
+
 COLLECTIVES = [(1, None), (2, None), (3, None), (4, None), (3, 1), (4, 2)]
 
 

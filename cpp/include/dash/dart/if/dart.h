@@ -43,5 +43,6 @@ extern "C" {
 
 /* DART-MPI extensions (error text, gptr accessors, locality queries). */
 #include <dash/dart/if/dart_ext.h>
+#include <dash/dart/if/dart_notify.h>
 
 #endif /* DART__DART_H_ */

@@ -79,4 +79,13 @@
   X(ERR_NOMEM, 5)                \
   X(ERR_OTHER, 999)
 
+/*
+ * Operations of notified access (dart_notify.h): name, value. The C enum
+ * dart_notify_op_t, dartpy's NOTIFY_* and the Fortran DART_NOTIFY_* constants are
+ * generated from this list.
+ */
+#define DART_NOTIFY_OP_LIST(X) \
+  X(SET, 0)                    \
+  X(ADD, 1)
+
 #endif /* DART_TABLES_H_INCLUDED */
