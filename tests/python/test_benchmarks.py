@@ -38,7 +38,8 @@ def test_benchmark_suite_quick(tmp_path: Path):
         with open(out / f"{exp}-mpich.csv") as fh:
             rows = list(csv.DictReader(fh))
         assert rows and all(r["mpi"] == "mpich" for r in rows), exp
-    halo = {r["impl"] for r in csv.DictReader(open(out / "halo-mpich.csv"))}
+    with open(out / "halo-mpich.csv") as fh:
+        halo = {r["impl"] for r in csv.DictReader(fh)}
     for impl in ("dart", "dart-nb", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p", "mpi-p2p-nb",
                  "dart-example", "dartpy"):
         assert impl in halo, impl
