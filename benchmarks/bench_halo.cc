@@ -248,7 +248,7 @@ int main(int argc, char **argv) {
   }
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   const Opts o = parse(argc, argv);
-  const halo::Geometry g = geometry(o);
+  halo::Geometry g = geometry(o);
   std::vector<halo::Impl> impls = halo::registry();
   std::stable_sort(impls.begin(), impls.end(),
                    [](const halo::Impl &x, const halo::Impl &y) { return x.order < y.order; });
@@ -331,8 +331,7 @@ int main(int argc, char **argv) {
                    label.c_str(), (unsigned long long)h);
     }
   if (out != stdout && out) std::fclose(out);
-  halo::Geometry &gm = const_cast<halo::Geometry &>(g);
-  BENCH_MPI_CHECK(MPI_Comm_free(&gm.node));
+  BENCH_MPI_CHECK(MPI_Comm_free(&g.node));
   BENCH_DART_CHECK(dart_exit());
   return 0;
 }
