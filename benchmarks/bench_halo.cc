@@ -266,7 +266,8 @@ int main(int argc, char **argv) {
   uint64_t reference = 0;
   for (const halo::Impl &impl : impls)
     for (bool nb : {false, true}) {
-      const std::string name = impl.name + (nb ? "-nb" : "");
+      if (!(impl.modes & (nb ? halo::kNonblocking : halo::kBlocking))) continue;
+      const std::string name = impl.name + (nb && (impl.modes & halo::kBlocking) ? "-nb" : "");
       bool wanted = o.only.empty() || name == "dart";  // dart: always, the reference
       for (const std::string &s : o.only) wanted = wanted || s == name;
       if (!wanted) continue;

@@ -13,7 +13,9 @@
 //   HALO_REGISTER(my_impl, "my-impl", 50, [](const halo::Geometry &g, bool nb) {
 //     return std::unique_ptr<halo::Exchange>(new MyExchange(g, nb)); });
 // registers "my-impl" (blocking: start does everything, finish nothing) and "my-impl-nb"
-// (start initiates, finish completes; the interior update runs in between). The order
+// (start initiates, finish completes; the interior update runs in between);
+// HALO_REGISTER_MODES(id, name, order, halo::kBlocking or halo::kNonblocking, factory)
+// registers one of the two (kNonblocking alone: the name is used as is). The order
 // number sorts the table; "dart" (0) runs first and is the reference every other
 // implementation's final field must equal byte for byte. Mark the halo-exchange code with
 // `// halo-loc: begin` / `// halo-loc: end` comments: benchmarks/run counts the lines
@@ -67,10 +69,13 @@ class Exchange {
 
 using Factory = std::function<std::unique_ptr<Exchange>(const Geometry &, bool nb)>;
 
+constexpr int kBlocking = 1, kNonblocking = 2;
+
 struct Impl {
   std::string name;
   int order;
   Factory make;
+  int modes;  // kBlocking | kNonblocking
 };
 
 inline std::vector<Impl> &registry() {
@@ -79,13 +84,15 @@ inline std::vector<Impl> &registry() {
 }
 
 struct Register {
-  Register(const char *name, int order, Factory f) {
-    registry().push_back({name, order, std::move(f)});
+  Register(const char *name, int order, Factory f, int modes = kBlocking | kNonblocking) {
+    registry().push_back({name, order, std::move(f), modes});
   }
 };
 
 #define HALO_REGISTER(id, name, order, factory) \
   static const ::halo::Register halo_register_##id(name, order, factory)
+#define HALO_REGISTER_MODES(id, name, order, modes, factory) \
+  static const ::halo::Register halo_register_##id(name, order, factory, modes)
 
 // MPI_Type_indexed of float64 over runs (absolute offsets): one face, count 1.
 inline MPI_Datatype mpi_type(const std::vector<Run> &runs) {
