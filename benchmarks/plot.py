@@ -64,7 +64,7 @@ def plot_latency(rows, png):
 def plot_halo(rows, png):
     cases = sorted({r["case"] for r in rows}, reverse=True)
     configs = sorted({(int(r["units"]), r["placement"]) for r in rows})
-    fig, axes = plt.subplots(len(cases), 1, figsize=(14, 4.5 * len(cases)), squeeze=False)
+    fig, axes = plt.subplots(len(cases), 1, figsize=(14, 5.2 * len(cases)), squeeze=False)
     for ax, case in zip(axes[:, 0], cases):
         sub = [r for r in rows if r["case"] == case]
         impls = []
@@ -82,15 +82,18 @@ def plot_halo(rows, png):
                     xs.append(j + (i - len(impls) / 2) * width + width / 2)
                     ex.append(med[(impl, "exchange") + cfg])
                     co.append(med.get((impl, "compute") + cfg, 0.0))
-            ax.bar(xs, ex, width, color=cmap(2 * (i % 10)), label=f"{impl} exchange")
-            ax.bar(xs, co, width, bottom=ex, color=cmap(2 * (i % 10) + 1), hatch="//",
-                   edgecolor="white", label=f"{impl} compute")
+            color = cmap(i % 20)
+            ax.bar(xs, ex, width, color=color, label=impl)
+            ax.bar(xs, co, width, bottom=ex, color=color, alpha=0.4, hatch="//",
+                   edgecolor="white")
         ax.set_xticks(range(len(configs)))
         ax.set_xticklabels([f"{u} units, {pl}" for u, pl in configs])
         ax.set(ylabel="us per iteration (median, log)", yscale="log",
-               title=f"halo {case} per unit: exchange (solid) + compute (hatched)")
+               title=f"halo {case} per unit: exchange (solid) + compute (light, hatched) "
+                     "per iteration")
         ax.grid(True, axis="y", which="both", alpha=0.3)
-        ax.legend(fontsize=6, ncol=4)
+        ax.legend(fontsize=7, ncol=min(len(impls), 7), loc="upper center",
+                  bbox_to_anchor=(0.5, -0.08))
     fig.suptitle(title_of(rows))
     fig.tight_layout()
     fig.savefig(png, dpi=90)
