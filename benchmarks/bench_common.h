@@ -71,6 +71,7 @@ inline const std::vector<size_t>& quick_sizes() {
 struct Options {
   bool quick = false;
   bool header = false;
+  std::string bench = "latency";  // the bench column of the rows
   std::string out;               // CSV file (append); empty: stdout
   std::string placement;         // bench_latency: node|remote (set by the driver)
   std::vector<std::string> only; // impl or impl:op filters; empty = default set
@@ -144,7 +145,6 @@ struct Case {
   std::function<void(long)> target;
   double divisor = 1.0;  // e.g. 2 for a ping-pong round trip -> half round trip
   long kmax = 1L << 22;
-  const char* bench = "latency";  // the CSV `bench` column
 };
 
 class Runner {
@@ -240,7 +240,7 @@ class Runner {
     BENCH_MPI_CHECK(MPI_Bcast(&zero, 1, MPI_LONG, 0, comm_));
     std::sort(us.begin(), us.end());
     double median = (reps % 2) ? us[reps / 2] : 0.5 * (us[reps / 2 - 1] + us[reps / 2]);
-    std::fprintf(out_, "%s,%s,%s,%zu,%d,%s,%.4f,%.4f,%ld\n", c.bench, c.impl.c_str(),
+    std::fprintf(out_, "%s,%s,%s,%zu,%d,%s,%.4f,%.4f,%ld\n", opt_.bench.c_str(), c.impl.c_str(),
                  c.op.c_str(), c.bytes, size_, c.placement.c_str(), median, us[0],
                  static_cast<long>(reps) * k);
     std::fflush(out_);

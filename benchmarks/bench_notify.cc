@@ -97,7 +97,6 @@ void run_all(const bench::Options& opt) {
                    std::function<void()> wait) {
       if (!runner.selected(impl, op)) return;
       bench::Case c{impl, op, placement, n, nullptr, nullptr};
-      c.bench = "notify";
       c.divisor = 2.0;  // half a round trip
       c.origin = [=](long k) {
         double t0 = MPI_Wtime();
@@ -192,7 +191,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  run_all(bench::parse_options(argc, argv));
+  bench::Options opt = bench::parse_options(argc, argv);
+  opt.bench = "notify";
+  run_all(opt);
   BENCH_DART_CHECK(dart_exit());
   return 0;
 }

@@ -115,8 +115,9 @@ run_step() { # <mpi> <san> <suites> [ctest args...]
       notes+=("$tag pytest: no venv at _venv/$mpi (DART_SKIP_PYTHON set?)")
     else
       echo "--- $tag: pytest tests/python ---"
+      # 1800 s: includes tests/python/test_benchmarks.py (benchmarks/run all --quick, MPICH).
       # shellcheck disable=SC2086
-      (cd "$REPO" && timeout -k 60 1200 "$py" -m pytest tests/python -q -p no:cacheprovider \
+      (cd "$REPO" && timeout -k 60 1800 "$py" -m pytest tests/python -q -p no:cacheprovider \
           --junitxml="$results/pytest-$tag.xml" ${DART_PYTEST_ARGS:-}) 2>&1 | tee "$log" || true
       count_pytest "$log" "$tag pytest"
     fi

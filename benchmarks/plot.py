@@ -1,0 +1,176 @@
+"""Plots of the benchmark CSV files (run by benchmarks/run with the MPI's venv python).
+
+usage: python plot.py FILE.csv OUT.png [FILE.csv OUT.png ...]
+
+The kind of plot follows the `bench` column of the file: latency (log-log latency and
+bandwidth per placement), halo (IJNC 2017 Fig. 8 style: grouped bars of exchange + compute
+per iteration), ghost (time relative to mpi-p2p per size, EuroPVM/MPI 2004 Table 1 as
+bars), gups (GUPS per implementation and placement), nbi (initiation and completion
+time against size, PGAS'14 Figs. 10-11).
+"""
+
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+TRANSFER_OPS = ("put_blocking", "get_blocking", "put", "get", "pingpong")
+
+
+def read(path):
+    with open(path) as f:
+        return [r for r in csv.DictReader(f) if r.get("bench")]
+
+
+def title_of(rows):
+    mpi = rows[0].get("mpi") or ""
+    return f"{rows[0]['bench']} ({mpi})" if mpi else rows[0]["bench"]
+
+
+def series(rows, key):
+    out = {}
+    for r in rows:
+        out.setdefault(key(r), []).append((int(r["bytes"]), float(r["median_us"])))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def plot_latency(rows, png):
+    rows = [r for r in rows if r["op"] in TRANSFER_OPS or r["op"].endswith("_init")]
+    fig, axes = plt.subplots(2, 2, figsize=(13, 9))
+    for col, pl in enumerate(("node", "remote")):
+        sub = [r for r in rows if r["placement"] == pl and not r["op"].endswith("_init")]
+        for (impl, op), pts in sorted(series(sub, lambda r: (r["impl"], r["op"])).items()):
+            xs = [p[0] for p in pts]
+            style = "-" if impl.startswith("dart") else "--"
+            axes[0][col].plot(xs, [p[1] for p in pts], style, marker="o", ms=3,
+                              label=f"{impl} {op}")
+            axes[1][col].plot(xs, [x / p[1] for x, p in zip(xs, pts)], style, marker="o",
+                              ms=3, label=f"{impl} {op}")
+        axes[0][col].set(xscale="log", yscale="log", title=f"latency, placement {pl}",
+                         xlabel="bytes", ylabel="us per operation (median)")
+        axes[1][col].set(xscale="log", yscale="log", title=f"bandwidth, placement {pl}",
+                         xlabel="bytes", ylabel="MB/s")
+        for ax in (axes[0][col], axes[1][col]):
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=6, ncol=2)
+    fig.suptitle(title_of(rows))
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
+def plot_halo(rows, png):
+    cases = sorted({r["case"] for r in rows}, reverse=True)
+    configs = sorted({(int(r["units"]), r["placement"]) for r in rows})
+    fig, axes = plt.subplots(len(cases), 1, figsize=(14, 5.2 * len(cases)), squeeze=False)
+    for ax, case in zip(axes[:, 0], cases):
+        sub = [r for r in rows if r["case"] == case]
+        impls = []
+        for r in sub:
+            if r["impl"] not in impls:
+                impls.append(r["impl"])
+        med = {(r["impl"], r["op"], int(r["units"]), r["placement"]): float(r["median_us"])
+               for r in sub}
+        width = 0.8 / max(1, len(impls))
+        cmap = plt.get_cmap("tab20")
+        for i, impl in enumerate(impls):
+            xs, ex, co = [], [], []
+            for j, cfg in enumerate(configs):
+                if (impl, "exchange") + cfg in med:
+                    xs.append(j + (i - len(impls) / 2) * width + width / 2)
+                    ex.append(med[(impl, "exchange") + cfg])
+                    co.append(med.get((impl, "compute") + cfg, 0.0))
+            color = cmap(i % 20)
+            ax.bar(xs, ex, width, color=color, label=impl)
+            ax.bar(xs, co, width, bottom=ex, color=color, alpha=0.4, hatch="//",
+                   edgecolor="white")
+        ax.set_xticks(range(len(configs)))
+        ax.set_xticklabels([f"{u} units, {pl}" for u, pl in configs])
+        ax.set(ylabel="us per iteration (median, log)", yscale="log",
+               title=f"halo {case} per unit: exchange (solid) + compute (light, hatched) "
+                     "per iteration")
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=min(len(impls), 7), loc="upper center",
+                  bbox_to_anchor=(0.5, -0.08))
+    fig.suptitle(title_of(rows))
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
+def plot_ghost(rows, png):
+    groups = sorted({(int(r["units"]), r["placement"], r["case"]) for r in rows})
+    fig, axes = plt.subplots(1, len(groups), figsize=(5 * len(groups), 4.5), squeeze=False)
+    for ax, (units, pl, case) in zip(axes[0], groups):
+        sub = [r for r in rows if (int(r["units"]), r["placement"], r["case"]) == (units, pl, case)]
+        sizes = sorted({int(r["bytes"]) for r in sub})
+        methods = []
+        for r in sub:
+            if r["impl"] not in methods:
+                methods.append(r["impl"])
+        med = {(r["impl"], int(r["bytes"])): float(r["median_us"]) for r in sub}
+        width = 0.8 / len(methods)
+        for i, m in enumerate(methods):
+            ratios = [med.get((m, s), 0) / med[("mpi-p2p", s)] if med.get(("mpi-p2p", s)) else 0
+                      for s in sizes]
+            ax.bar([j + (i - len(methods) / 2) * width + width / 2 for j in range(len(sizes))],
+                   ratios, width, label=m)
+        ax.axhline(1.0, color="k", lw=0.8)
+        ax.set_xticks(range(len(sizes)))
+        ax.set_xticklabels([f"{s} B" for s in sizes])
+        ax.set(title=f"{units} units, {pl}, {case}", ylabel="time / mpi-p2p time",
+               xlabel="ghost area size")
+        ax.legend(fontsize=7)
+    fig.suptitle(title_of(rows))
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
+def plot_gups(rows, png):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    labels = [f"{r['impl']}\n{r['placement']}" for r in rows]
+    gups = [int(r["units"]) / (float(r["median_us"]) * 1000) for r in rows]
+    ax.bar(labels, gups, color=["tab:blue" if r["impl"] == "dart" else "tab:gray" for r in rows])
+    ax.set(yscale="log", ylabel="GUPS (log)", title=f"RandomAccess, {title_of(rows)}")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
+def plot_nbi(rows, png):
+    ops = ["put_init", "get_init", "put_complete", "get_complete"]
+    fig, axes = plt.subplots(1, 4, figsize=(18, 4.5))
+    for ax, op in zip(axes, ops):
+        sub = [r for r in rows if r["op"] == op]
+        for (impl, pl), pts in sorted(series(sub, lambda r: (r["impl"], r["placement"])).items()):
+            ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                    "-" if impl == "dart" else "--", marker="o", ms=3, label=f"{impl} {pl}")
+        ax.set(xscale="log", yscale="log", title=op, xlabel="bytes", ylabel="us (median)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title_of(rows) + ": initiation (DTIT) and completion time")
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
+PLOTS = {"latency": plot_latency, "halo": plot_halo, "ghost": plot_ghost, "gups": plot_gups,
+         "nbi": plot_nbi}
+
+
+def main(argv):
+    if len(argv) < 2 or len(argv) % 2:
+        sys.stderr.write(__doc__)
+        return 2
+    for path, png in zip(argv[0::2], argv[1::2]):
+        rows = read(path)
+        if not rows:
+            sys.stderr.write(f"plot.py: no rows in {path}\n")
+            return 1
+        PLOTS[rows[0]["bench"]](rows, png)
+        plt.close("all")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,57 @@
+"""The benchmark suite cannot rot: `benchmarks/run all --quick` (MPICH only) writes every
+CSV and PNG file and the document, and every correctness check of the programs passed
+(bench_halo: each implementation's final field equals dart's; the heat3d examples agree;
+bench_ghost: every slot holds what its neighbour sent; RandomAccess: no lost update).
+No timing is asserted: the numbers of a loaded machine are whatever they are.
+"""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import launcher
+
+REPO = launcher.HERE.parent.parent
+EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "windows"]
+
+
+@pytest.mark.mpi
+@pytest.mark.skipif(launcher.FLAVOR != "mpich", reason="the suite runs once, on MPICH")
+def test_benchmark_suite_quick(tmp_path: Path):
+    out = tmp_path / "out"
+    doc = tmp_path / "performance.md"
+    # Generous: about a minute on a quiet machine, several under load.
+    job = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run"), "all", "--quick",
+                          "--mpi", "mpich", "--out", str(out), "--doc", str(doc)],
+                         capture_output=True, text=True, timeout=1500, cwd=REPO)
+    log = job.stdout + job.stderr
+    assert job.returncode == 0, log[-6000:]
+    for exp in EXPERIMENTS:
+        for ext in ("csv", "png"):
+            f = out / f"{exp}-mpich.{ext}"
+            assert f.is_file() and f.stat().st_size > 0, f"{f} missing\n{log[-3000:]}"
+        with open(out / f"{exp}-mpich.csv") as fh:
+            rows = list(csv.DictReader(fh))
+        assert rows and all(r["mpi"] == "mpich" for r in rows), exp
+    with open(out / "halo-mpich.csv") as fh:
+        halo = {r["impl"] for r in csv.DictReader(fh)}
+    for impl in ("dart", "dart-nb", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p", "mpi-p2p-nb",
+                 "dart-example", "dartpy"):
+        assert impl in halo, impl
+    # Every halo implementation reported a passed check (per case and placement), no
+    # check failed, the examples' fields agreed, every ghost job checked its slots.
+    assert "CHECK FAILED" not in log
+    assert log.count("check passed (hash") >= len(halo - {"dart-example", "dartpy",
+                                                          "dart-fortran"}) * 4, log[-3000:]
+    assert "identical fields, check passed" in log
+    assert log.count("bench_ghost: every check passed") == 2
+    assert "verification: 0 errors" in log
+    text = doc.read_text()
+    assert "## Targets" in text and "perf/halo-mpich.png" in text
+    for exp in EXPERIMENTS:
+        assert (tmp_path / "perf" / f"{exp}-mpich.png").is_file()
