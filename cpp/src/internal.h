@@ -268,7 +268,7 @@ class StableTable {
     for (auto &c : chunks_) delete c.load(std::memory_order_relaxed);
   }
   // i < kCapacity (a non-negative int16 or the complement of a negative one).
-  T *get(size_t i) const {
+  __attribute__((always_inline)) T *get(size_t i) const {
     const Chunk *c = chunks_[i >> kBits].load(std::memory_order_acquire);
     return DART_LIKELY(c != nullptr) ? c->slot[i & (kChunk - 1)].load(std::memory_order_acquire)
                                      : nullptr;
