@@ -9,7 +9,8 @@
 // of the workers' segment that only it writes; fetch-and-op increments of one counter
 // are summed over all units. The run is bounded: the main threads do a fixed number of
 // rounds and the workers stop when their main thread is done (and after at least
-// kMinIters iterations each). Run under ThreadSanitizer by the CI (tests/sanitizers).
+// kMinIters iterations each). Then two threads per unit create teams at the same time.
+// Run under ThreadSanitizer by the CI (tests/sanitizers).
 #include "prog_common.h"
 
 #include <atomic>
@@ -173,6 +174,43 @@ void main_round(Shared *s, int round) {
   CHECK_OK(dart_team_destroy(&team));
 }
 
+// Two threads of every unit create a team at the same time (over two different parent
+// teams): team ids come from one counter per unit, so a creation that meets another on
+// its unit fails on every unit of its parent. Whatever the interleaving, each creation
+// has the same result on every unit, nobody hangs, and two teams made never share an id.
+void concurrent_team_creation(Shared *s, int rounds) {
+  dart_team_t second = DART_TEAM_NULL;
+  CHECK_OK(dart_team_clone(DART_TEAM_ALL, &second));
+  int both = 0, one_failed = 0;
+  for (int r = 0; r < rounds; ++r) {
+    dart_team_t made[2] = {DART_TEAM_NULL, DART_TEAM_NULL};
+    int rc[2] = {-1, -1};
+    std::thread other([&] { rc[1] = (int)dart_team_clone(second, &made[1]); });
+    rc[0] = (int)dart_team_clone(DART_TEAM_ALL, &made[0]);
+    other.join();
+    for (int i = 0; i < 2; ++i) CHECK(rc[i] == DART_OK || rc[i] == DART_ERR_INVAL);
+    int lo[2], hi[2];
+    MPI_Allreduce(rc, lo, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(rc, hi, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(lo[0] == hi[0] && lo[1] == hi[1]);  // each creation agreed on every unit
+    if (rc[0] == DART_OK && rc[1] == DART_OK) {
+      CHECK(made[0] != made[1]);
+      ++both;
+    } else {
+      ++one_failed;
+    }
+    std::thread destroyer([&] {
+      if (rc[1] == DART_OK) CHECK_OK(dart_team_destroy(&made[1]));
+    });
+    if (rc[0] == DART_OK) CHECK_OK(dart_team_destroy(&made[0]));
+    destroyer.join();
+  }
+  CHECK_OK(dart_team_destroy(&second));
+  if (s->me == 0)
+    std::printf("concurrent team creations: %d rounds both made, %d with a refusal\n", both,
+                one_failed);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -213,6 +251,7 @@ int main(int argc, char **argv) {
                 rounds, all_done, s.iters.load());
 
   CHECK(s.errors == 0);
+  concurrent_team_creation(&s, 10);
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   long mine = s.adds, all = 0, counted = -1;
   MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
