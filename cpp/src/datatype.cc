@@ -73,7 +73,7 @@ dart_ret_t make_minmax(dart_datatype_t t, MPI_Datatype mt, const char *fn) {
 }
 
 void free_derived(Datatype *d) {
-  for (auto &kv : d->vector_cache) MPI_Type_free(&kv.second);
+  for (auto &kv : d->vector_cache) MPI_Type_free(&kv.second.type);
   if (d->mpi_pattern != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_pattern);
   if (d->owns_elem && d->mpi_elem != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_elem);
   delete d;
@@ -290,14 +290,21 @@ dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype 
           MPI_Type_free(&v);
           return mpi_fail(rc, fn, "MPI_Type_commit");
         }
-        if (m.vector_cache.size() >= 64) {  // bound the cache
-          for (auto &kv : m.vector_cache) MPI_Type_free(&kv.second);
-          m.vector_cache.clear();
+        if (m.vector_cache.size() >= 64) {  // bound the cache: evict what nobody uses
+          for (auto e = m.vector_cache.begin(); e != m.vector_cache.end();) {
+            if (e->second.users == 0) {
+              MPI_Type_free(&e->second.type);
+              e = m.vector_cache.erase(e);
+            } else {
+              ++e;
+            }
+          }
         }
-        it = m.vector_cache.emplace(nblocks, v).first;
+        it = m.vector_cache.emplace(nblocks, Datatype::CachedVector{v, 0}).first;
       }
+      ++it->second.users;  // until mpi_layout_done: another thread's eviction keeps it
       *count = 1;
-      *mt = it->second;
+      *mt = it->second.type;
       return DART_OK;
     }
     case Datatype::Indexed: {
@@ -313,6 +320,14 @@ dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype 
       *mt = t.mpi_elem;
       return DART_OK;
   }
+}
+
+void mpi_layout_done(const Datatype &t, size_t nelem) {
+  if (t.kind != Datatype::Strided) return;
+  Datatype &m = const_cast<Datatype &>(t);
+  std::lock_guard<std::mutex> lock(m.cache_mutex);
+  auto it = m.vector_cache.find(nelem / t.blocklen);
+  if (it != m.vector_cache.end()) --it->second.users;
 }
 
 // Chunk plan shared by the RMA path: calls f(src_byte_off, dst_byte_off, n) for pieces

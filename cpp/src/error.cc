@@ -49,16 +49,20 @@ dart_ret_t lookup_error(Miss m, const dart_gptr_t &gp, size_t extent, const char
     case Miss::NoSegment:
       return fail(DART_ERR_NOTFOUND, fn,
                   "segment %d of team %d does not exist (unknown or freed)", segid, team);
-    case Miss::BadUnit:
+    // The team and segment are looked up again (a thread may have freed them since).
+    case Miss::BadUnit: {
+      const Team *t = g->teams.get((size_t)team);
       return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", unit,
-                  g->teams[team]->size, team);
+                  t ? t->size : 0, team);
+    }
     case Miss::PastEnd: {
-      const Segment *seg = g->teams[team]->segment(gp.segid);
+      const Team *t = g->teams.get((size_t)team);
+      const Segment *seg = t ? t->segment(gp.segid) : nullptr;
       return fail(DART_ERR_INVAL, fn,
                   "offset %llu + %zu bytes is past the end of unit %d's %zu-byte part of "
                   "segment %d",
-                  (unsigned long long)gp.addr_or_offs.offset, extent, unit, seg->size_of(unit),
-                  segid);
+                  (unsigned long long)gp.addr_or_offs.offset, extent, unit,
+                  seg ? seg->size_of(unit) : (size_t)0, segid);
     }
     case Miss::None:
       break;

@@ -78,16 +78,7 @@ dart_ret_t set_window_errhandler(MPI_Win w, const char *fn) {
   return mpi_check(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN), fn, "MPI_Win_set_errhandler");
 }
 
-void store_segment(Team *t, Segment *s) {
-  if (s->segid >= 0) {
-    if ((size_t)s->segid >= t->alloc_segs.size()) t->alloc_segs.resize((size_t)s->segid + 1, nullptr);
-    t->alloc_segs[s->segid] = s;
-  } else {
-    size_t i = (size_t)(-(int)s->segid);
-    if (i >= t->reg_segs.size()) t->reg_segs.resize(i + 1, nullptr);
-    t->reg_segs[i] = s;
-  }
-}
+void store_segment(Team *t, Segment *s) { t->set_segment(s->segid, s); }
 
 // Next free segment id of a team; deterministic, so every member computes the same one.
 // Ids cycle through 1..32767 and skip live ones: a freed id is reused only after all
@@ -233,10 +224,7 @@ dart_ret_t segment_free(Segment *s, const char *fn) {
     step(MPI_Win_unlock_all(s->shm_win), "MPI_Win_unlock_all");
     step(MPI_Win_free(&s->shm_win), "MPI_Win_free");
   }
-  if (s->segid >= 0)
-    t->alloc_segs[s->segid] = nullptr;
-  else
-    t->reg_segs[(size_t)(-(int)s->segid)] = nullptr;
+  t->set_segment(s->segid, nullptr);
   delete s;
   return rc;
 }

@@ -94,9 +94,7 @@ dart_ret_t teardown(State *s, const char *fn) {
   auto keep_first = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
   locks_finalize();
   // Teams in descending id order: a global order, so collective frees cannot deadlock.
-  for (size_t i = s->teams.size(); i-- > 0;) {
-    if (s->teams[i] != nullptr) keep_first(destroy_team(s->teams[i], fn));
-  }
+  s->teams.for_each_desc([&](size_t, Team *t) { keep_first(destroy_team(t, fn)); });
   if (s->p2p != MPI_COMM_NULL) keep_first(mpi_check(MPI_Comm_free(&s->p2p), fn, "MPI_Comm_free"));
   if (s->world != MPI_COMM_NULL)
     keep_first(mpi_check(MPI_Comm_free(&s->world), fn, "MPI_Comm_free"));
@@ -154,7 +152,6 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   MPI_Comm all = MPI_COMM_NULL;
   if (rc == DART_OK) step(mpi_check(MPI_Comm_dup(s->world, &all), fn, "MPI_Comm_dup"));
   if (rc == DART_OK) {
-    s->teams.reserve(32768);  // team ids are int16: the table never reallocates
     g = s.get();              // make_team and the pool below use the global state
     Team *t = make_team(DART_TEAM_ALL, all, &rc, fn);
     if (t != nullptr) {

@@ -86,7 +86,13 @@ struct Datatype {
   size_t pattern_elems = 0, pattern_extent = 0;
   MPI_Datatype mpi_pattern = MPI_DATATYPE_NULL;  // indexed pattern, resized to extent
   // Cache of committed MPI vector types for strided transfers, keyed by block count.
-  std::unordered_map<size_t, MPI_Datatype> vector_cache;
+  // `users`: threads between mpi_layout and mpi_layout_done with the entry (issuing
+  // their MPI calls); the bound evicts only entries nobody uses.
+  struct CachedVector {
+    MPI_Datatype type;
+    int users;
+  };
+  std::unordered_map<size_t, CachedVector> vector_cache;
   std::mutex cache_mutex;
   bool layout_owned = false;  // built by the layout cache (layout.cc): not for dart_type_destroy
 };
@@ -224,9 +230,11 @@ dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn);
 void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st,
                  size_t nelem);
 // An MPI (count, datatype) pair describing nelem elements of t, built or taken from
-// the type's cache; fails if the count does not fit an int.
+// the type's cache; fails if the count does not fit an int. After a success, the caller
+// issues its MPI calls with the type and then calls mpi_layout_done(t, nelem).
 dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype *mt,
                       const char *fn);
+void mpi_layout_done(const Datatype &t, size_t nelem);
 
 // Calls f(ctx, byte offset in layout a, byte offset in layout b, n elements) for
 // consecutive pieces of at most DART_TRANSFER_CHUNK elements (rounded to whole blocks).
@@ -243,6 +251,55 @@ MPI_Op minmax_op(dart_datatype_t t, MPI_Datatype *pair);
 // ---------------------------------------------------------------------------
 struct Team;
 
+// An id -> object table for ids 0..32767 (team ids, segment ids) whose storage never
+// moves, so that put/get on any thread read it without a lock while a collective call
+// on another thread adds or removes entries (docs/design.md, "Threads"): 128 chunks of
+// 256 slots, a chunk allocated at its first use and kept until the table goes. A read
+// is two dependent loads (chunk, slot), as a std::vector's was (data, element). Writers
+// are serialized by the caller (a team's collective calls are made one at a time).
+template <typename T>
+class StableTable {
+ public:
+  static constexpr size_t kCapacity = 32768;
+  StableTable() {
+    for (auto &c : chunks_) c.store(nullptr, std::memory_order_relaxed);
+  }
+  StableTable(const StableTable &) = delete;
+  StableTable &operator=(const StableTable &) = delete;
+  ~StableTable() {
+    for (auto &c : chunks_) delete c.load(std::memory_order_relaxed);
+  }
+  // i < kCapacity (a non-negative int16 or the complement of a negative one).
+  __attribute__((always_inline)) T *get(size_t i) const {
+    const Chunk *c = chunks_[i >> kBits].load(std::memory_order_acquire);
+    return DART_LIKELY(c != nullptr) ? c->slot[i & (kChunk - 1)].load(std::memory_order_acquire)
+                                     : nullptr;
+  }
+  void set(size_t i, T *v) {
+    Chunk *c = chunks_[i >> kBits].load(std::memory_order_relaxed);
+    if (c == nullptr) {
+      if (v == nullptr) return;
+      c = new Chunk();
+      for (auto &s : c->slot) s.store(nullptr, std::memory_order_relaxed);
+      chunks_[i >> kBits].store(c, std::memory_order_release);
+    }
+    c->slot[i & (kChunk - 1)].store(v, std::memory_order_release);
+  }
+  // Calls f(i, entry) for every non-null entry, highest id first.
+  template <typename F>
+  void for_each_desc(F &&f) const {
+    for (size_t i = kCapacity; i-- > 0;)
+      if (T *v = get(i)) f(i, v);
+  }
+
+ private:
+  static constexpr size_t kBits = 8, kChunk = size_t(1) << kBits;
+  struct Chunk {
+    std::atomic<T *> slot[kChunk];
+  };
+  std::atomic<Chunk *> chunks_[kCapacity / kChunk];
+};
+
 struct Segment {
   Team *team = nullptr;
   int16_t segid = 0;
@@ -252,7 +309,7 @@ struct Segment {
   // and atomics are CPU atomic instructions (atomic.cc), never MPI atomics.
   bool cpu_atomics = false;
   bool counters = false;  // a counter block of dart_notify_alloc (notify.cc)
-  uint16_t flags = 0;
+  std::atomic<uint16_t> flags{0};  // dart_gptr_setflags may run on any thread
   MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
   MPI_Win win = MPI_WIN_NULL;      // RMA window on the team communicator (may be shm_win)
   char *local_base = nullptr;
@@ -277,18 +334,21 @@ struct Team {
   std::vector<int> global;        // team unit -> global unit
   std::vector<int> node_rank;     // team unit -> rank in node_comm, -1 if other node
   std::unordered_map<int, int> g2l;
-  // Segment tables indexed by segid (positive: allocations, negative: registrations).
-  std::vector<Segment *> alloc_segs;  // index segid
-  std::vector<Segment *> reg_segs;    // index -segid
+  // Segment tables indexed by segid (positive: allocations, negative: registrations);
+  // their storage never moves (StableTable), so lookups need no lock.
+  StableTable<Segment> alloc_segs;  // index segid
+  StableTable<Segment> reg_segs;    // index ~segid (-1 -> 0, -32768 -> 32767)
   int16_t next_alloc = 1, next_reg = 1;
   int lock_counter = 0;  // locks created on this team (spreads their tails)
 
   Segment *segment(int16_t segid) const {
-    if (segid >= 0) {
-      return (size_t)segid < alloc_segs.size() ? alloc_segs[segid] : nullptr;
-    }
-    size_t i = (size_t)(-(int)segid);
-    return i < reg_segs.size() ? reg_segs[i] : nullptr;
+    return segid >= 0 ? alloc_segs.get((size_t)segid) : reg_segs.get((size_t)(uint16_t)~segid);
+  }
+  void set_segment(int16_t segid, Segment *s) {
+    if (segid >= 0)
+      alloc_segs.set((size_t)segid, s);
+    else
+      reg_segs.set((size_t)(uint16_t)~segid, s);
   }
 };
 
@@ -322,7 +382,7 @@ struct State {
   int myid = -1, size = 0;
   std::vector<int> node_of;          // global unit -> node index
   int nnodes = 0;
-  std::vector<Team *> teams;         // indexed by team id; nullptr = none/destroyed
+  StableTable<Team> teams;           // indexed by team id; nullptr = none/destroyed
   int next_team_id = 1;            // next candidate team id (agreed by MAX)
   PoolAllocator pool;
   std::mutex pool_mutex;
@@ -365,10 +425,11 @@ inline dart_ret_t check_init(const char *fn) {
 inline dart_ret_t get_team(dart_team_t id, const char *fn, Team **out) {
   if (DART_UNLIKELY(id < 0))
     return fail(DART_ERR_INVAL, fn, "invalid team id %d", (int)id);
-  if (DART_UNLIKELY((size_t)id >= g->teams.size() || g->teams[id] == nullptr))
+  Team *t = g->teams.get((size_t)id);  // id is an int16: always inside the table
+  if (DART_UNLIKELY(t == nullptr))
     return fail(DART_ERR_NOTFOUND, fn, "team %d does not exist (never created here or destroyed)",
                 (int)id);
-  *out = g->teams[id];
+  *out = t;
   return DART_OK;
 }
 
@@ -406,8 +467,7 @@ __attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t 
                                                   Target *t) {
   if (DART_UNLIKELY(g == nullptr)) return Miss::NotInit;
   if (DART_UNLIKELY(gp.teamid < 0)) return Miss::BadTeamId;
-  if (DART_UNLIKELY((size_t)gp.teamid >= g->teams.size())) return Miss::NoTeam;
-  const Team *team = g->teams[gp.teamid];
+  const Team *team = g->teams.get((size_t)gp.teamid);  // an int16: inside the table
   if (DART_UNLIKELY(team == nullptr)) return Miss::NoTeam;
   Segment *seg = team->segment(gp.segid);
   if (DART_UNLIKELY(seg == nullptr)) return Miss::NoSegment;

@@ -6,10 +6,17 @@
 // unit is an MPI message on a communicator private to the lock, so it can never be
 // received by a user's dart_recv (DART 3.2 used tag 0 of the team communicator).
 // 32-bit words keep compare-and-swap away from Open MPI's 64-bit CAS crash.
+//
+// Threads (DART 3.2: a lock is held by a thread of a unit): the MCS queue has one node
+// per unit, so the threads of one unit first take the lock's unit-local mutex, held from
+// acquire to release; the thread holding it is the one that uses the unit's queue node.
+// So two threads of one unit exclude each other exactly as two units do, and only the
+// thread that acquired the lock may release it.
 #include "internal.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 
 struct dart_lock_struct {
   int index = 0;  // creation order on its team
@@ -18,7 +25,12 @@ struct dart_lock_struct {
   dart::detail::Segment *seg = nullptr;
   int tail_unit = 0;
   MPI_Comm comm = MPI_COMM_NULL;
-  bool held = false;
+  std::mutex local;                    // the threads of this unit: one at a time in the queue
+  std::atomic<std::thread::id> owner{};  // the thread holding the lock, id() if none
+  bool held_here() const { return owner.load(std::memory_order_relaxed) != std::thread::id(); }
+  bool held_by_me() const {
+    return owner.load(std::memory_order_relaxed) == std::this_thread::get_id();
+  }
 };
 
 using namespace dart::detail;
@@ -40,7 +52,7 @@ dart_ret_t check_lock(dart_lock_t lock, const char *fn) {
     if (!g_locks.count(lock))
       return fail(DART_ERR_INVAL, fn, "not a live lock (destroyed, or never initialized)");
   }
-  if ((size_t)lock->teamid >= g->teams.size() || g->teams[lock->teamid] != lock->team)
+  if (lock->teamid < 0 || g->teams.get((size_t)lock->teamid) != lock->team)
     return fail(DART_ERR_NOTFOUND, fn, "the lock's team %d was destroyed", (int)lock->teamid);
   return DART_OK;
 }
@@ -103,6 +115,25 @@ dart_ret_t flush(const dart_lock_struct *l, int unit, const char *fn) {
   return mpi_check(MPI_Win_flush(unit, l->seg->win), fn, "MPI_Win_flush");
 }
 
+// Compare-and-swap on one lock word, complete when it returns. MPI has no request-based
+// CAS, so when oversubscribed (Backoff) a request-based no-op on the same word follows
+// it and is waited for with backoff: atomics of one origin on one location are applied
+// in order (MPI's default accumulate ordering), so once the no-op's result is here the
+// CAS is done at the target and the flush does not busy-poll for it.
+dart_ret_t cas_word(const dart_lock_struct *l, const int *value, const int *compare,
+                    int *result, int target, MPI_Aint disp, const char *fn) {
+  MPI_Win win = l->seg->win;
+  DART_MPI(MPI_Compare_and_swap(value, compare, result, MPI_INT, target, disp, win), fn);
+  if (g->oversubscribed) {
+    int dummy = 0, seen = 0;
+    MPI_Request req;
+    DART_MPI(MPI_Rget_accumulate(&dummy, 1, MPI_INT, &seen, 1, MPI_INT, target, disp, 1,
+                                 MPI_INT, MPI_NO_OP, win, &req), fn);
+    DART_TRY(wait_backoff(&req, fn));
+  }
+  return flush(l, target, fn);
+}
+
 dart_ret_t word_op(const dart_lock_struct *l, const int *value, int *result, int target,
                    MPI_Aint disp, MPI_Op op, const char *fn);
 
@@ -131,6 +162,85 @@ dart_ret_t word_op(const dart_lock_struct *l, const int *value, int *result, int
   DART_MPI(MPI_Rget_accumulate(value ? value : &dummy, 1, MPI_INT, result, 1, MPI_INT, target,
                                disp, 1, MPI_INT, op, win, &req), fn);
   return wait_backoff(&req, fn);
+}
+
+// The unit's MCS queue operations; the caller holds the lock's unit-local mutex.
+dart_ret_t mcs_acquire(dart_lock_struct *lock, const char *fn) {
+  if (shm_lock(lock)) {
+    shm_acquire(lock);
+    return DART_OK;
+  }
+  int me = lock->team->myid;
+  DART_TRY(reset_next(lock, fn));
+  int pred = -1;
+  DART_TRY(word_op(lock, &me, &pred, lock->tail_unit, kTail, MPI_REPLACE, fn));
+  if (pred != -1) {
+    // This unit is in the queue now: returning an error would leave its predecessor
+    // waiting for a link and the lock stuck on every unit, so a failure from here on
+    // ends the job with its message.
+    auto queued = [&](dart_ret_t rc) {
+      if (rc == DART_OK) return;
+      std::fprintf(stderr, "DART unit %d: dart_lock_acquire failed while queued: %s\n",
+                   g->myid, dart_error_detail());
+      dart_abort(rc);
+    };
+    // Link behind the predecessor, then block until it hands the lock over. Blocking in
+    // MPI_Recv keeps MPI progressing (MPICH completes our peers' atomics meanwhile).
+    int old_link = 0;
+    queued(word_op(lock, &me, &old_link, pred, kNext, MPI_REPLACE, fn));
+    int token = 0;
+    MPI_Request req;
+    queued(mpi_check(MPI_Irecv(&token, 1, MPI_INT, pred, kHandoverTag, lock->comm, &req), fn,
+                     "MPI_Irecv"));
+    queued(wait_backoff(&req, fn));
+  }
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return DART_OK;
+}
+
+dart_ret_t mcs_try_acquire(dart_lock_struct *lock, bool *got, const char *fn) {
+  if (shm_lock(lock)) {
+    *got = shm_try_acquire(lock);
+    return DART_OK;
+  }
+  int me = lock->team->myid, empty = -1, old = -2;
+  DART_TRY(reset_next(lock, fn));
+  DART_TRY(cas_word(lock, &me, &empty, &old, lock->tail_unit, kTail, fn));
+  *got = old == -1;
+  if (*got) std::atomic_thread_fence(std::memory_order_seq_cst);
+  return DART_OK;
+}
+
+dart_ret_t mcs_release(dart_lock_struct *lock, const char *fn) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (shm_lock(lock)) {
+    shm_release(lock);
+    return DART_OK;
+  }
+  int me = lock->team->myid, empty = -1, cur = -2;
+  // My link first (my own memory: no round trip to another unit). A successor that has
+  // linked itself behind me gets the lock at once, and the tail is left alone (the MCS
+  // release); only without one do I try to swing the tail back to -1.
+  int next = -1;
+  DART_TRY(word_op(lock, nullptr, &next, me, kNext, MPI_NO_OP, fn));
+  if (next == -1) {
+    DART_TRY(cas_word(lock, &empty, &me, &cur, lock->tail_unit, kTail, fn));
+    if (cur != me) {
+      // A successor swapped itself into the tail; wait until it has linked itself behind
+      // me (a short window), reading my link atomically. Every iteration is an MPI call,
+      // so MPI keeps progressing.
+      Backoff b;
+      while (next == -1) {
+        DART_TRY(word_op(lock, nullptr, &next, me, kNext, MPI_NO_OP, fn));
+        if (next == -1) b.pause();
+      }
+    }
+  }
+  if (next != -1) {
+    int token = 1;
+    DART_MPI(MPI_Send(&token, 1, MPI_INT, next, kHandoverTag, lock->comm), fn);
+  }
+  return DART_OK;
 }
 }  // namespace
 
@@ -216,7 +326,7 @@ dart_ret_t dart_team_lock_destroy(dart_lock_t *lock) {
   DART_TRY(check_lock(*lock, fn));
   dart_lock_struct *l = *lock;
   // Collective: agree first, so a unit that still holds the lock fails everywhere.
-  int bad = l->held ? 1 : 0, any = 0;
+  int bad = l->held_here() ? 1 : 0, any = 0;
   DART_MPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, l->comm), fn);
   if (any)
     return fail(DART_ERR_INVAL, fn, "the lock is still held (by %s)", bad ? "this unit" : "another unit");
@@ -234,38 +344,15 @@ dart_ret_t dart_team_lock_destroy(dart_lock_t *lock) {
 dart_ret_t dart_lock_acquire(dart_lock_t lock) {
   const char *fn = "dart_lock_acquire";
   DART_TRY(check_lock(lock, fn));
-  if (lock->held) return fail(DART_ERR_INVAL, fn, "this unit already holds the lock (not recursive)");
-  if (shm_lock(lock)) {
-    shm_acquire(lock);
-    lock->held = true;
-    return DART_OK;
+  if (lock->held_by_me())
+    return fail(DART_ERR_INVAL, fn, "this thread already holds the lock (not recursive)");
+  lock->local.lock();  // other threads of this unit: wait here, off the MPI queue
+  dart_ret_t rc = mcs_acquire(lock, fn);
+  if (rc != DART_OK) {
+    lock->local.unlock();
+    return rc;
   }
-  int me = lock->team->myid;
-  DART_TRY(reset_next(lock, fn));
-  int pred = -1;
-  DART_TRY(word_op(lock, &me, &pred, lock->tail_unit, kTail, MPI_REPLACE, fn));
-  if (pred != -1) {
-    // This unit is in the queue now: returning an error would leave its predecessor
-    // waiting for a link and the lock stuck on every unit, so a failure from here on
-    // ends the job with its message.
-    auto queued = [&](dart_ret_t rc) {
-      if (rc == DART_OK) return;
-      std::fprintf(stderr, "DART unit %d: dart_lock_acquire failed while queued: %s\n",
-                   g->myid, dart_error_detail());
-      dart_abort(rc);
-    };
-    // Link behind the predecessor, then block until it hands the lock over. Blocking in
-    // MPI_Recv keeps MPI progressing (MPICH completes our peers' atomics meanwhile).
-    int old_link = 0;
-    queued(word_op(lock, &me, &old_link, pred, kNext, MPI_REPLACE, fn));
-    int token = 0;
-    MPI_Request req;
-    queued(mpi_check(MPI_Irecv(&token, 1, MPI_INT, pred, kHandoverTag, lock->comm, &req), fn,
-                     "MPI_Irecv"));
-    queued(wait_backoff(&req, fn));
-  }
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  lock->held = true;
+  lock->owner.store(std::this_thread::get_id(), std::memory_order_relaxed);
   return DART_OK;
 }
 
@@ -273,59 +360,33 @@ dart_ret_t dart_lock_try_acquire(dart_lock_t lock, int32_t *result) {
   const char *fn = "dart_lock_try_acquire";
   DART_TRY(check_lock(lock, fn));
   if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
-  if (lock->held) return fail(DART_ERR_INVAL, fn, "this unit already holds the lock (not recursive)");
-  if (shm_lock(lock)) {
-    lock->held = shm_try_acquire(lock);
-    *result = lock->held ? 1 : 0;
-    return DART_OK;
+  if (lock->held_by_me())
+    return fail(DART_ERR_INVAL, fn, "this thread already holds the lock (not recursive)");
+  *result = 0;
+  if (!lock->local.try_lock()) return DART_OK;  // another thread of this unit has it
+  bool got = false;
+  dart_ret_t rc = mcs_try_acquire(lock, &got, fn);
+  if (rc != DART_OK || !got) {
+    lock->local.unlock();
+    return rc;
   }
-  int me = lock->team->myid, empty = -1, old = -2;
-  DART_TRY(reset_next(lock, fn));
-  DART_MPI(MPI_Compare_and_swap(&me, &empty, &old, MPI_INT, lock->tail_unit, kTail, lock->seg->win), fn);
-  DART_TRY(flush(lock, lock->tail_unit, fn));
-  lock->held = (old == -1);
-  if (lock->held) std::atomic_thread_fence(std::memory_order_seq_cst);
-  *result = lock->held ? 1 : 0;
+  lock->owner.store(std::this_thread::get_id(), std::memory_order_relaxed);
+  *result = 1;
   return DART_OK;
 }
 
 dart_ret_t dart_lock_release(dart_lock_t lock) {
   const char *fn = "dart_lock_release";
   DART_TRY(check_lock(lock, fn));
-  if (!lock->held) return fail(DART_ERR_INVAL, fn, "this unit does not hold the lock");
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (shm_lock(lock)) {
-    shm_release(lock);
-    lock->held = false;
-    return DART_OK;
-  }
-  int me = lock->team->myid, empty = -1, cur = -2;
-  MPI_Win win = lock->seg->win;
-  // My link first (my own memory: no round trip to another unit). A successor that has
-  // linked itself behind me gets the lock at once, and the tail is left alone (the MCS
-  // release); only without one do I try to swing the tail back to -1.
-  int next = -1;
-  DART_TRY(word_op(lock, nullptr, &next, me, kNext, MPI_NO_OP, fn));
-  if (next == -1) {
-    DART_MPI(MPI_Compare_and_swap(&empty, &me, &cur, MPI_INT, lock->tail_unit, kTail, win), fn);
-    DART_TRY(flush(lock, lock->tail_unit, fn));
-    if (cur != me) {
-      // A successor swapped itself into the tail; wait until it has linked itself behind
-      // me (a short window), reading my link atomically. Every iteration is an MPI call,
-      // so MPI keeps progressing.
-      Backoff b;
-      while (next == -1) {
-        DART_TRY(word_op(lock, nullptr, &next, me, kNext, MPI_NO_OP, fn));
-        if (next == -1) b.pause();
-      }
-    }
-  }
-  if (next != -1) {
-    int token = 1;
-    DART_MPI(MPI_Send(&token, 1, MPI_INT, next, kHandoverTag, lock->comm), fn);
-  }
-  lock->held = false;
-  return DART_OK;
+  if (!lock->held_by_me())
+    return fail(DART_ERR_INVAL, fn,
+                lock->held_here() ? "the lock is held by another thread of this unit (only "
+                                    "the thread that acquired it releases it)"
+                                  : "this unit does not hold the lock");
+  dart_ret_t rc = mcs_release(lock, fn);
+  lock->owner.store(std::thread::id(), std::memory_order_relaxed);
+  lock->local.unlock();
+  return rc;
 }
 
 bool dart_lock_initialized(struct dart_lock_struct const *lock) {

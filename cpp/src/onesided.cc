@@ -55,14 +55,17 @@ dart_ret_t rma_chunk(void *c, size_t loff, size_t roff, size_t n) {
   int lc, rc;
   MPI_Datatype lm, rm;
   DART_TRY(mpi_layout(*k->x->local, n, &lc, &lm, k->fn));
-  DART_TRY(mpi_layout(*k->x->remote, n, &rc, &rm, k->fn));
-  const Target &t = k->x->t;
-  if (k->put) {
-    DART_MPI(MPI_Put(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win), k->fn);
-  } else {
-    DART_MPI(MPI_Get(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win), k->fn);
+  if (dart_ret_t r = mpi_layout(*k->x->remote, n, &rc, &rm, k->fn); r != DART_OK) {
+    mpi_layout_done(*k->x->local, n);
+    return r;
   }
-  return DART_OK;
+  const Target &t = k->x->t;
+  const int mrc = k->put ? MPI_Put(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win)
+                         : MPI_Get(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win);
+  // Issued: the types may be freed now (MPI keeps what a started operation needs).
+  mpi_layout_done(*k->x->local, n);
+  mpi_layout_done(*k->x->remote, n);
+  return mpi_check(mrc, k->fn, k->put ? "MPI_Put" : "MPI_Get");
 }
 
 // Starts the MPI operations of a remote transfer (no completion).
@@ -131,17 +134,39 @@ dart_ret_t rget_backoff(const Fast &f, void *dest, const char *fn) {
 }
 
 // ---- handle pool ----
+// Each thread keeps its own free list (no lock on the hot path); beyond kThreadHandles
+// free records, and when the thread ends, they go to the shared list under a mutex.
+constexpr int kThreadHandles = 256;
 std::mutex g_handle_mutex;
 dart_handle_struct *g_handle_free = nullptr;
 
-dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
-  dart_handle_struct *h;
-  {
+struct ThreadHandles {
+  dart_handle_struct *free = nullptr;
+  int count = 0;
+  ~ThreadHandles() {
+    if (free == nullptr) return;
+    dart_handle_struct *last = free;
+    while (last->next_free) last = last->next_free;
     std::lock_guard<std::mutex> lock(g_handle_mutex);
-    h = g_handle_free;
-    if (h) g_handle_free = h->next_free;
+    last->next_free = g_handle_free;
+    g_handle_free = free;
   }
-  if (!h) h = new dart_handle_struct();
+};
+thread_local ThreadHandles t_handles;
+
+dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
+  dart_handle_struct *h = t_handles.free;
+  if (h) {
+    t_handles.free = h->next_free;
+    --t_handles.count;
+  } else {
+    {
+      std::lock_guard<std::mutex> lock(g_handle_mutex);
+      h = g_handle_free;
+      if (h) g_handle_free = h->next_free;
+    }
+    if (!h) h = new dart_handle_struct();
+  }
   h->win = win;
   h->rank = rank;
   h->next_free = nullptr;
@@ -150,6 +175,12 @@ dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
 }
 
 void handle_release(dart_handle_struct *h) {
+  if (t_handles.count < kThreadHandles) {
+    h->next_free = t_handles.free;
+    t_handles.free = h;
+    ++t_handles.count;
+    return;
+  }
   std::lock_guard<std::mutex> lock(g_handle_mutex);
   h->next_free = g_handle_free;
   g_handle_free = h;
@@ -280,6 +311,13 @@ dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
 }
 
 void handles_finalize() {
+  // The calling thread's list too; other threads' lists stay theirs (plain memory).
+  while (t_handles.free) {
+    dart_handle_struct *h = t_handles.free;
+    t_handles.free = h->next_free;
+    delete h;
+  }
+  t_handles.count = 0;
   std::lock_guard<std::mutex> lock(g_handle_mutex);
   while (g_handle_free) {
     dart_handle_struct *h = g_handle_free;

@@ -52,24 +52,25 @@ Team *make_team(dart_team_t id, MPI_Comm comm, dart_ret_t *rc, const char *fn) {
   for (int u = 0; u < t->size; ++u)
     if (g->node_of[t->global[u]] == mynode) t->node_rank[u] = next++;
   t->single_node = (t->node_size == t->size);
-  if ((size_t)id >= g->teams.size()) g->teams.resize((size_t)id + 1, nullptr);
-  g->teams[id] = t.get();
+  g->teams.set((size_t)id, t.get());
   return t.release();
 }
 
 dart_ret_t destroy_team(Team *t, const char *fn) {
   dart_ret_t rc = DART_OK;
-  for (size_t i = t->reg_segs.size(); i-- > 0;)
-    if (t->reg_segs[i]) { dart_ret_t r = segment_free(t->reg_segs[i], fn); if (rc == DART_OK) rc = r; }
-  for (size_t i = t->alloc_segs.size(); i-- > 0;)
-    if (t->alloc_segs[i]) { dart_ret_t r = segment_free(t->alloc_segs[i], fn); if (rc == DART_OK) rc = r; }
+  auto free_seg = [&](size_t, Segment *s) {
+    dart_ret_t r = segment_free(s, fn);
+    if (rc == DART_OK) rc = r;
+  };
+  t->reg_segs.for_each_desc(free_seg);
+  t->alloc_segs.for_each_desc(free_seg);
   auto keep_first = [&](int mrc, const char *what) {  // every step runs; first error wins
     if (mrc != MPI_SUCCESS && rc == DART_OK) rc = mpi_fail(mrc, fn, what);
   };
   if (t->node_comm != MPI_COMM_NULL) keep_first(MPI_Comm_free(&t->node_comm), "MPI_Comm_free");
   if (t->group != MPI_GROUP_NULL) keep_first(MPI_Group_free(&t->group), "MPI_Group_free");
   if (t->comm != MPI_COMM_NULL) keep_first(MPI_Comm_free(&t->comm), "MPI_Comm_free");
-  g->teams[t->id] = nullptr;
+  g->teams.set((size_t)t->id, nullptr);
   delete t;
   return rc;
 }
@@ -81,9 +82,17 @@ using namespace dart::detail;
 
 namespace {
 
+// Team ids come from one counter per unit: two creations at once on one unit (threads of
+// a DART_THREAD_MULTIPLE program, over different parents) could agree on one id. So a
+// creation that finds another one running on its unit fails, on every unit of its parent
+// (through the reduction below), instead of waiting: units whose threads create teams in
+// different orders would deadlock on a wait.
+std::mutex g_create_mutex;
+
 // local_rc: the result of the caller's own argument checks (their message already set).
 dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_t *newteam,
                        dart_ret_t local_rc, const char *fn) {
+  std::unique_lock<std::mutex> alone(g_create_mutex, std::try_to_lock);
   // Validate locally, then agree on the new id AND on success over the whole parent team
   // (members or not) in one reduction, so a bad argument on one unit fails everywhere
   // instead of hanging the others.
@@ -91,8 +100,9 @@ dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_
   for (int gid : members)
     if (parent->g2l.find(gid) == parent->g2l.end()) { bad_unit = gid; break; }
   const bool bad = local_rc != DART_OK || bad_unit >= 0;
-  int in[2] = {g->next_team_id, bad ? 1 : 0}, out[2] = {0, 0};
-  DART_MPI(MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, parent->comm), fn);
+  int in[3] = {alone.owns_lock() ? g->next_team_id : 0, bad ? 1 : 0, alone.owns_lock() ? 0 : 1};
+  int out[3] = {0, 0, 0};
+  DART_MPI(MPI_Allreduce(in, out, 3, MPI_INT, MPI_MAX, parent->comm), fn);
   if (local_rc != DART_OK) return local_rc;
   if (bad_unit >= 0)
     return fail(DART_ERR_INVAL, fn, "unit %d of the group is not a member of team %d", bad_unit,
@@ -100,6 +110,10 @@ dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_
   if (out[1] != 0)
     return fail(DART_ERR_INVAL, fn, "another unit of team %d passed an invalid group",
                 (int)parent->id);
+  if (out[2] != 0)
+    return fail(DART_ERR_INVAL, fn,
+                "another thread of %s was creating a team at the same time (a unit creates "
+                "one team at a time)", alone.owns_lock() ? "another unit" : "this unit");
   int id = out[0];
   if (id > 32767)
     return fail(DART_ERR_OTHER, fn,

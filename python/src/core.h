@@ -80,9 +80,11 @@ inline std::string tname(py::handle h) {
 // ---------------------------------------------------------------------------------------
 
 // Unless the runtime granted DART_THREAD_MULTIPLE (dart.init_thread()), every DART call
-// that changes runtime state or communicates runs with this mutex held, so Python threads
-// never enter the core concurrently (MPI is initialized with MPI_THREAD_SERIALIZED by
-// default). Read-only queries skip it.
+// that changes runtime state, communicates or calls MPI (creating or freeing an MPI
+// datatype or operation included) runs with this mutex held, so Python threads never
+// enter the core or MPI concurrently (MPI is initialized with MPI_THREAD_SERIALIZED by
+// default). Read-only queries skip it. No thread ever waits for the mutex while holding
+// the GIL: the holder may need the GIL (a collective calling a Python reduction op).
 std::mutex &core_mutex();
 extern bool g_serialize;
 
@@ -96,11 +98,15 @@ struct Nogil {
   }
 };
 
-// Short section that keeps the GIL (cheap, non-blocking calls).
+// Short section (cheap, non-blocking calls) that keeps the GIL when the mutex is free;
+// when it is taken, the GIL is released while waiting for it and taken again after (so
+// the section runs with both). Needs the GIL on entry.
 struct Locked {
   std::unique_lock<std::mutex> lock{core_mutex(), std::defer_lock};
   Locked() {
-    if (g_serialize) lock.lock();
+    if (!g_serialize || lock.try_lock()) return;
+    py::gil_scoped_release release;
+    lock.lock();
   }
 };
 

@@ -56,7 +56,12 @@ std::unique_ptr<Op> op_create(py::function fn, py::handle dtype, bool commute) {
   u->fn = fn;
   u->slot = slot;
   u->generation = g_generation;
-  check(dart_op_create(&op_trampoline, u.get(), commute, t, false, &u->op), "dart_op_create");
+  dart_ret_t rc;
+  {
+    Locked l;  // MPI_Op_create, MPI_Type_*: MPI calls
+    rc = dart_op_create(&op_trampoline, u.get(), commute, t, false, &u->op);
+  }
+  check(rc, "dart_op_create");
   auto op = std::make_unique<Op>();
   op->u = u.release();
   g_user_ops[(intptr_t)op->u->op] = op->u;

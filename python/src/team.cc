@@ -93,6 +93,7 @@ void group_of_comm(py::handle comm, CommGroup &out) {
   if (comm.is_none()) return;
   MPI_Comm c = comm_from_int(comm_handle_of(comm));
   if (c == MPI_COMM_NULL) return;
+  Locked l;  // MPI calls
   MPI_Group cg = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
   int n = 0;
   if (MPI_Comm_group(c, &cg) != MPI_SUCCESS || MPI_Group_size(cg, &n) != MPI_SUCCESS)

@@ -50,7 +50,11 @@ dart_datatype_t from_layout(dart_datatype_t elem, const std::vector<size_t> &ext
                             const char *arg, bool array) {
   dart_datatype_t t = DART_TYPE_UNDEFINED;
   size_t n = 0;
-  dart_ret_t rc = dart_type_from_layout(elem, (int)ext.size(), ext.data(), str.data(), &t, &n);
+  dart_ret_t rc;
+  {
+    Locked l;  // may build a type (MPI calls)
+    rc = dart_type_from_layout(elem, (int)ext.size(), ext.data(), str.data(), &t, &n);
+  }
   if (rc == DART_OK) return t;
   if (rc != DART_ERR_INVAL) raise_dart(rc, fn);
   throw py::value_error(std::string(fn) + ": argument '" + arg + "': " + dart_error_detail() +
@@ -194,7 +198,9 @@ dart_datatype_t remote_type(int slot, size_t stride, size_t blocklen, size_t nel
 }
 
 void layout_release(dart_datatype_t type) {
-  if (type >= DART_TYPE_LAST) dart_type_layout_release(type);  // cannot fail for its types
+  if (type < DART_TYPE_LAST) return;
+  Locked l;  // may free an evicted type (MPI calls)
+  dart_type_layout_release(type);  // cannot fail for its types
 }
 
 int match_slot(const Gptr &gp, const Buffer &b, const char *fn, const char *arg) {
@@ -231,7 +237,12 @@ void bind_types(py::module_ &m) {
   // ---- datatypes (mirror of the C API; transfers derive their types themselves) ----
   m.def("type_create_strided", [](intptr_t base, size_t stride, size_t blocklen) {
     dart_datatype_t t = DART_TYPE_UNDEFINED;
-    check(dart_type_create_strided(base, stride, blocklen, &t), "dart_type_create_strided");
+    dart_ret_t rc;
+    {
+      Locked l;  // MPI calls (here and in the other type functions)
+      rc = dart_type_create_strided(base, stride, blocklen, &t);
+    }
+    check(rc, "dart_type_create_strided");
     return (intptr_t)t;
   }, py::arg("basetype"), py::arg("stride"), py::arg("blocklen"));
   m.def("type_create_indexed", [](intptr_t base, std::vector<size_t> bl, std::vector<size_t> off) {
@@ -239,18 +250,32 @@ void bind_types(py::module_ &m) {
       throw py::value_error("dartpy.type_create_indexed: 'blocklen' and 'offset' differ in "
                             "length");
     dart_datatype_t t = DART_TYPE_UNDEFINED;
-    check(dart_type_create_indexed(base, bl.size(), bl.data(), off.data(), &t),
-          "dart_type_create_indexed");
+    dart_ret_t rc;
+    {
+      Locked l;
+      rc = dart_type_create_indexed(base, bl.size(), bl.data(), off.data(), &t);
+    }
+    check(rc, "dart_type_create_indexed");
     return (intptr_t)t;
   }, py::arg("basetype"), py::arg("blocklen"), py::arg("offset"));
   m.def("type_create_custom", [](size_t nbytes) {
     dart_datatype_t t = DART_TYPE_UNDEFINED;
-    check(dart_type_create_custom(nbytes, &t), "dart_type_create_custom");
+    dart_ret_t rc;
+    {
+      Locked l;
+      rc = dart_type_create_custom(nbytes, &t);
+    }
+    check(rc, "dart_type_create_custom");
     return (intptr_t)t;
   }, py::arg("num_bytes"));
   m.def("type_destroy", [](intptr_t t) {
     dart_datatype_t d = t;
-    check(dart_type_destroy(&d), "dart_type_destroy");
+    dart_ret_t rc;
+    {
+      Locked l;
+      rc = dart_type_destroy(&d);
+    }
+    check(rc, "dart_type_destroy");
   }, py::arg("dtype"));
 
   // ---- for tests ----

@@ -96,6 +96,19 @@ def test_init_exit_cycles(with_mpi4py):
     check_scenario("teams.py", "cycles", 2, extra_env=env)
 
 
+THREADS = [(2, None), (2, 1)]
+
+
+@pytest.mark.parametrize("mode", ["serialized", "multiple"])
+@pytest.mark.parametrize("n,upn", THREADS, ids=ids(THREADS))
+def test_threads_beside_a_python_reduction_op_do_not_deadlock(mode, n, upn):
+    """Worker threads put/get, fetch_and_op, memalloc/memfree while another thread runs
+    allreduce with a Python op (which takes the GIL inside MPI): a call waiting for
+    dartpy's serialization (init()) must not hold the GIL; init_thread() serializes
+    nothing. No deadlock (the timeout), exact values."""
+    check_scenario("threads.py", mode, n, upn, timeout=120)
+
+
 def test_blocking_calls_release_the_gil():
     job = check_scenario("teams.py", "gil", 2)
     assert "increments during the barrier" in job.stdout
