@@ -285,11 +285,16 @@ class StableTable {
     }
     c->slot[i & (kChunk - 1)].store(v, std::memory_order_release);
   }
-  // Calls f(i, entry) for every non-null entry, highest id first.
+  // Calls f(i, entry) for every non-null entry, highest id first; chunks never used are
+  // skipped whole, so a walk costs the chunks in use, not the capacity.
   template <typename F>
   void for_each_desc(F &&f) const {
-    for (size_t i = kCapacity; i-- > 0;)
-      if (T *v = get(i)) f(i, v);
+    for (size_t c = kCapacity / kChunk; c-- > 0;) {
+      const Chunk *ch = chunks_[c].load(std::memory_order_acquire);
+      if (ch == nullptr) continue;
+      for (size_t j = kChunk; j-- > 0;)
+        if (T *v = ch->slot[j].load(std::memory_order_acquire)) f((c << kBits) | j, v);
+    }
   }
 
  private:

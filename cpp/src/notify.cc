@@ -129,16 +129,17 @@ dart_ret_t counter_take(const Counter &c, uint64_t n, bool *done) {
 // record of which windows have operations in flight; a flush of an idle window is cheap.
 dart_ret_t flush_all_windows(const char *fn) {
   std::atomic_thread_fence(std::memory_order_seq_cst);  // same-node copies
-  for (const Team *t : g->teams) {
-    if (t == nullptr) continue;
-    for (const auto *segs : {&t->alloc_segs, &t->reg_segs}) {
-      for (const Segment *s : *segs) {
-        if (s == nullptr || s->win == MPI_WIN_NULL) continue;
-        DART_MPI(MPI_Win_flush_all(s->win), fn);
-      }
+  dart_ret_t ret = DART_OK;
+  auto flush = [&](size_t, const Segment *s) {
+    if (ret == DART_OK && s->win != MPI_WIN_NULL) {
+      ret = mpi_check(MPI_Win_flush_all(s->win), fn, "MPI_Win_flush_all");
     }
-  }
-  return DART_OK;
+  };
+  g->teams.for_each_desc([&](size_t, const Team *t) {
+    t->alloc_segs.for_each_desc(flush);
+    t->reg_segs.for_each_desc(flush);
+  });
+  return ret;
 }
 
 }  // namespace
