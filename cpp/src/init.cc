@@ -156,7 +156,16 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   if (rc == DART_OK) {
     s->teams.reserve(32768);  // team ids are int16: the table never reallocates
     g = s.get();              // make_team and the pool below use the global state
-    Team *t = make_team(DART_TEAM_ALL, all, &rc, fn);
+    // All-or-nothing like every team creation: the units agree before the pool.
+    Agreement a;
+    Team *t = make_team(DART_TEAM_ALL, all, &a, fn);
+    step(a.agree(all, t, fn));
+    if (rc == DART_OK) {
+      register_team(t);
+    } else {
+      release_team(t, a);
+      t = nullptr;
+    }
     if (t != nullptr) {
       Segment *pool = nullptr;
       step(segment_alloc_shared(t, g->cfg.pool_size, DART_SEGMENT_LOCAL, &pool, fn));
@@ -173,6 +182,7 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
     return rc;
   }
   build_config_string(s.get());
+  s->fault_site = s->cfg.fault_site;  // the fault hook counts passes from here on
   g = s.release();
   return DART_OK;
 }
