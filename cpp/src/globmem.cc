@@ -124,6 +124,40 @@ dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn) {
   return next_segid(t, false, segid, fn);
 }
 
+int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
+  if (g->machine_lock == nullptr)  // no quirk ompi-rdma-shared-file
+    return MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+  // Quirk ompi-rdma-shared-file (quirks.h): while osc/rdma creates a window's file, no
+  // other team on this machine may create one. The lock word holds the id + 1 of the team
+  // creating (team ids are never reused): each unit takes it or finds its own team
+  // there, the team agrees that every unit holds it (one reduction), creates the window
+  // and releases it; the file is unlinked inside MPI_Win_create before any unit returns.
+  // A team that holds only some machines' words releases them and retries after a
+  // random pause, so teams spanning several machines cannot deadlock.
+  int *word = g->machine_lock;
+  const int token = (int)t->id + 1;
+  auto release = [&] {
+    int expected = token;
+    __atomic_compare_exchange_n(word, &expected, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  };
+  unsigned seed = (unsigned)g->myid * 2654435761u + (unsigned)token;
+  for (unsigned attempt = 0;; ++attempt) {
+    int expected = 0;
+    const bool got = __atomic_compare_exchange_n(word, &expected, token, false, __ATOMIC_ACQ_REL,
+                                                 __ATOMIC_ACQUIRE) ||
+                     expected == token;
+    int mine = got ? 1 : 0, all = 0;
+    int rc = MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, t->comm);
+    if (rc == MPI_SUCCESS && all) rc = MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+    if (got) release();
+    if (rc != MPI_SUCCESS || all) return rc;
+    seed = seed * 1103515245u + 12345u;
+    Backoff b;
+    for (unsigned i = 0, n = 1 + (seed >> 16) % (attempt < 8 ? attempt + 1 : 8); i < n; ++i)
+      b.pause();
+  }
+}
+
 Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement *a,
                                const char *fn) {
   Segment *s = new Segment();
@@ -191,8 +225,7 @@ Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement 
     s->win = s->shm_win;
   } else {
     const bool mine = a->ok();
-    rc = MPI_Win_create(mine ? s->local_base : nullptr, mine ? (MPI_Aint)nbytes : 0, 1,
-                        MPI_INFO_NULL, t->comm, &s->win);
+    rc = create_window(mine ? s->local_base : nullptr, mine ? (MPI_Aint)nbytes : 0, t, &s->win);
     if (rc != MPI_SUCCESS) {
       s->win = MPI_WIN_NULL;
       a->step(mpi_fail(rc, fn, "MPI_Win_create"));
@@ -320,8 +353,7 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   // one-process communicator at all.
   if (t->size > 1) {
     const bool ok = a.ok();
-    int rc = MPI_Win_create(ok ? addr : nullptr, ok ? (MPI_Aint)nbytes : 0, 1, MPI_INFO_NULL,
-                            t->comm, &s->win);
+    int rc = create_window(ok ? addr : nullptr, ok ? (MPI_Aint)nbytes : 0, t, &s->win);
     if (rc != MPI_SUCCESS) {
       s->win = MPI_WIN_NULL;
       a.step(mpi_fail(rc, fn, "MPI_Win_create"));

@@ -351,6 +351,10 @@ struct State {
   std::string quirks_string;  // dart_mpi_quirks()
   // More processes on this machine than cores (or DART_WAIT=sleep): see Backoff.
   bool oversubscribed = false;
+  // Quirk ompi-rdma-shared-file: a lock word shared by the units of this machine (a
+  // shared window on MPI's shared-memory communicator; globmem.cc, create_window).
+  MPI_Win machine_lock_win = MPI_WIN_NULL;
+  int *machine_lock = nullptr;
   int fault_site = -1;                // cfg.fault_site once dart_init has succeeded
   std::atomic<long> fault_passes{0};  // passes of the DART_FAULT site since then
 };
@@ -447,6 +451,9 @@ void release_team(Team *t, const Agreement &a);
 dart_ret_t destroy_team(Team *t, const char *fn);
 
 // Segments
+// MPI_Win_create on a team's communicator (collective over it), with the workaround of
+// quirk ompi-rdma-shared-file where it applies. Returns the MPI return code.
+int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win);
 dart_ret_t segment_free(Segment *s, const char *fn);
 // Next free allocation segment id of a team (deterministic on every member).
 dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn);
