@@ -112,9 +112,9 @@ dart_ret_t Agreement::agree(MPI_Comm comm, const Team *team, const char *fn) {
   if (rc_ != DART_OK) return rc_;  // its own message stands
   msg.text[sizeof msg.text - 1] = '\0';
   if (team != nullptr && root < team->size)
-    return fail(code, fn, "failed on unit %d of team %d (global unit %d), so on every unit: %s",
-                root, (int)team->id, team->global[root], text);
-  return fail(code, fn, "failed on rank %d, so on every unit: %s", root, text);
+    return fail(code, fn, "another unit failed: unit %d of team %d (global unit %d): %s", root,
+                (int)team->id, team->global[root], text);
+  return fail(code, fn, "another unit failed: rank %d: %s", root, text);
 }
 
 }  // namespace detail

@@ -415,8 +415,8 @@ class Agreement {
   }
   // Collective over comm. DART_OK on every unit if every unit succeeded. Otherwise the
   // failing units return their own error; the others return the error code of the first
-  // failing unit with a message naming it (its team unit in `team`, and its global unit)
-  // and quoting its detail message. An MPI failure of the agreement itself is returned
+  // failing unit with the message "another unit failed: unit U of team T (global unit
+  // G): <its detail message>". An MPI failure of the agreement itself is returned
   // as is (the MPI library is broken: nothing is released).
   dart_ret_t agree(MPI_Comm comm, const Team *team, const char *fn);
   // After agree(): whether every unit holds object `bit` (then it may be freed).

@@ -64,7 +64,7 @@ void check_failed(dart_ret_t rc, int victim_global, int victim_in_team, const ch
   if (g_rank == victim_global) {
     CHECK(contains(d, "fault injected by DART_FAULT"));
   } else {
-    CHECK(contains(d, "failed on unit " + std::to_string(victim_in_team) + " of team"));
+    CHECK(contains(d, "another unit failed: unit " + std::to_string(victim_in_team) + " of team"));
     CHECK(contains(d, "(global unit " + std::to_string(victim_global) + ")"));
   }
   if (rc == DART_OK) std::fprintf(stderr, "[rank %d] %s unexpectedly succeeded\n", g_rank, what);
@@ -148,7 +148,7 @@ void register_cases(int victim, bool multi_node) {
         CHECK(rc != DART_OK);
         if (g_rank != victim)
           CHECK(contains(dart_error_detail(),
-                         "failed on unit " + std::to_string(victim) + " of team 0"));
+                         "another unit failed: unit " + std::to_string(victim) + " of team 0"));
         else
           CHECK(contains(dart_error_detail(), "addr is NULL"));
       }
@@ -260,7 +260,7 @@ void one_unit_bad_arguments(int victim) {
     const dart_team_unit_t root = DART_TEAM_UNIT_ID(victim);
     // The root's extra buffer: only the root can see it is missing.
     CHECK(dart_scatter(nullptr, buf, 1, DART_TYPE_INT, root, DART_TEAM_ALL) != DART_OK);
-    if (g_rank != victim) CHECK(contains(dart_error_detail(), "failed on unit"));
+    if (g_rank != victim) CHECK(contains(dart_error_detail(), "another unit failed"));
     CHECK(dart_gather(buf, nullptr, 1, DART_TYPE_INT, root, DART_TEAM_ALL) != DART_OK);
     CHECK(dart_reduce(buf, nullptr, 1, DART_TYPE_INT, DART_OP_SUM, root, DART_TEAM_ALL) !=
           DART_OK);
