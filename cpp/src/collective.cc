@@ -119,14 +119,18 @@ dart_ret_t do_reduce(const void *sendbuf, void *recvbuf, size_t nelem, dart_data
     DART_TRY(check_init(fn));
     DART_TRY(get_team(team, fn, &t));
   }
-  const Datatype *ty;
-  DART_TRY(coll_type(dtype, fn, &ty));
-  DART_TRY(need_buf(sendbuf, nelem, fn, "sendbuf"));
-  if (root < 0 || root == t->myid) DART_TRY(need_buf(recvbuf, nelem, fn, "recvbuf"));
-  MPI_Op mop;
-  MPI_Datatype mtype;
-  size_t count;
-  DART_TRY(reduce_op(op, dtype, *ty, nelem, &mop, &mtype, &count, fn));
+  // The local checks; a rooted reduction agrees on them (only the root checks recvbuf),
+  // so a bad argument on one unit fails on every unit (as dart_scatter).
+  Agreement a;
+  const Datatype *ty = nullptr;
+  a.step(coll_type(dtype, fn, &ty));
+  if (a.ok()) a.step(need_buf(sendbuf, nelem, fn, "sendbuf"));
+  if (a.ok() && (root < 0 || root == t->myid)) a.step(need_buf(recvbuf, nelem, fn, "recvbuf"));
+  MPI_Op mop = MPI_OP_NULL;
+  MPI_Datatype mtype = MPI_DATATYPE_NULL;
+  size_t count = 0;
+  if (a.ok()) a.step(reduce_op(op, dtype, *ty, nelem, &mop, &mtype, &count, fn));
+  DART_TRY(root >= 0 ? a.agree(t->comm, t, fn) : a.rc());
   size_t per = nelem / (count ? count : 1);  // elements per MPI element (2 for MINMAX)
   size_t step_bytes = per * ty->elem_size;
   const char *s = static_cast<const char *>(sendbuf);
@@ -200,12 +204,16 @@ dart_ret_t dart_scatter(const void *sendbuf, void *recvbuf, size_t nelem, dart_d
   const char *fn = "dart_scatter";
   Team *t = nullptr;
   DART_TRY(team_and_root(team, root, fn, &t));
-  const Datatype *ty;
-  DART_TRY(coll_type(dtype, fn, &ty));
-  if (t->myid == root.id) DART_TRY(need_buf(sendbuf, nelem, fn, "sendbuf"));
-  DART_TRY(need_buf(recvbuf, nelem, fn, "recvbuf"));
+  // Only the root checks sendbuf: the units agree on the local checks (Agreement), so a
+  // bad argument on one unit fails on every unit instead of leaving the others waiting.
+  Agreement a;
+  const Datatype *ty = nullptr;
+  a.step(coll_type(dtype, fn, &ty));
+  if (a.ok() && t->myid == root.id) a.step(need_buf(sendbuf, nelem, fn, "sendbuf"));
+  if (a.ok()) a.step(need_buf(recvbuf, nelem, fn, "recvbuf"));
   Contig c;
-  DART_TRY(contig(*ty, nelem, &c.count, &c.type, &c.owned, fn));
+  if (a.ok()) a.step(contig(*ty, nelem, &c.count, &c.type, &c.owned, fn));
+  DART_TRY(a.agree(t->comm, t, fn));
   DART_MPI(MPI_Scatter(sendbuf, c.count, c.type, recvbuf, c.count, c.type, root.id, t->comm), fn);
   return DART_OK;
 }
@@ -215,12 +223,15 @@ dart_ret_t dart_gather(const void *sendbuf, void *recvbuf, size_t nelem, dart_da
   const char *fn = "dart_gather";
   Team *t = nullptr;
   DART_TRY(team_and_root(team, root, fn, &t));
-  const Datatype *ty;
-  DART_TRY(coll_type(dtype, fn, &ty));
-  DART_TRY(need_buf(sendbuf, nelem, fn, "sendbuf"));
-  if (t->myid == root.id) DART_TRY(need_buf(recvbuf, nelem, fn, "recvbuf"));
+  // Only the root checks recvbuf: the units agree on the local checks (as dart_scatter).
+  Agreement a;
+  const Datatype *ty = nullptr;
+  a.step(coll_type(dtype, fn, &ty));
+  if (a.ok()) a.step(need_buf(sendbuf, nelem, fn, "sendbuf"));
+  if (a.ok() && t->myid == root.id) a.step(need_buf(recvbuf, nelem, fn, "recvbuf"));
   Contig c;
-  DART_TRY(contig(*ty, nelem, &c.count, &c.type, &c.owned, fn));
+  if (a.ok()) a.step(contig(*ty, nelem, &c.count, &c.type, &c.owned, fn));
+  DART_TRY(a.agree(t->comm, t, fn));
   DART_MPI(MPI_Gather(sendbuf, c.count, c.type, recvbuf, c.count, c.type, root.id, t->comm), fn);
   return DART_OK;
 }

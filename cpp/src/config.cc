@@ -75,6 +75,36 @@ dart_ret_t read_config(Config *cfg, const char *fn) {
     else
       return fail(DART_ERR_INVAL, fn, "DART_WAIT='%s' is not auto, yield or sleep", s);
   }
+  // DART_FAULT=<site>:<unit>[:<first>[:<count>]]: the test-only fault hook (internal.h,
+  // FaultSite; docs/error-contract.md).
+  if (const char *s = std::getenv("DART_FAULT"); s != nullptr && *s != '\0') {
+#define DART_X_FAULT_NAME_(name, text) text,
+    static const char *const kSites[] = {DART_FAULT_SITE_LIST(DART_X_FAULT_NAME_)};
+#undef DART_X_FAULT_NAME_
+    const char *colon = std::strchr(s, ':');
+    int site = -1;
+    for (int i = 0; colon && i < (int)FaultSite::kCount; ++i)
+      if (std::strlen(kSites[i]) == (size_t)(colon - s) &&
+          std::strncmp(s, kSites[i], (size_t)(colon - s)) == 0)
+        site = i;
+    char *end = nullptr;
+    long unit = colon ? std::strtol(colon + 1, &end, 10) : -1;
+    long first = 1, count = 1;
+    if (end && *end == ':') first = std::strtol(end + 1, &end, 10);
+    if (end && *end == ':') count = std::strtol(end + 1, &end, 10);
+    if (site < 0 || end == nullptr || end == colon + 1 || *end != '\0' || unit < 0 ||
+        unit > 0x7fffff || first < 1 || count < 0) {
+      std::string names;
+      for (const char *n : kSites) names += (names.empty() ? "" : ", ") + std::string(n);
+      return fail(DART_ERR_INVAL, fn,
+                  "DART_FAULT='%s' is not <site>:<unit>[:<first>[:<count>]] (sites: %s)", s,
+                  names.c_str());
+    }
+    cfg->fault_site = site;
+    cfg->fault_unit = (int)unit;
+    cfg->fault_first = first;
+    cfg->fault_count = count;
+  }
   return DART_OK;
 }
 

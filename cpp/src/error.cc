@@ -1,6 +1,7 @@
 // Error codes, per-thread detail messages and the translation of MPI errors.
 #include "internal.h"
 
+#include <climits>
 #include <cstdio>
 #include <cstring>
 
@@ -68,6 +69,56 @@ dart_ret_t lookup_error(Miss m, const dart_gptr_t &gp, size_t extent, const char
       break;
   }
   return DART_OK;
+}
+
+// ---------------------------------------------------------------------------
+// the fault hook and the agreement of collective creations (internal.h)
+// ---------------------------------------------------------------------------
+
+bool fault_fires(FaultSite site) {
+  if ((int)site != g->fault_site || g->myid != g->cfg.fault_unit) return false;
+  const long pass = ++g->fault_passes;
+  return pass >= g->cfg.fault_first &&
+         (g->cfg.fault_count == 0 || pass - g->cfg.fault_first < g->cfg.fault_count);
+}
+
+dart_ret_t fault_fail(FaultSite site, const char *fn, const char *what) {
+  return fail(site == FaultSite::Memalloc ? DART_ERR_NOMEM : DART_ERR_OTHER, fn,
+              "%s failed: fault injected by DART_FAULT on unit %d", what, g->myid);
+}
+
+dart_ret_t Agreement::agree(MPI_Comm comm, const Team *team, const char *fn) {
+  int rank = 0;
+  missing_all_ = (1u << kObjects) - 1;  // until agreed: free nothing collectively
+  if (int mrc = MPI_Comm_rank(comm, &rank); mrc != MPI_SUCCESS) return mpi_fail(mrc, fn, "MPI_Comm_rank");
+  // One MPI_MAX reduction: [0] the lowest failing rank r as INT_MAX - r (-1: none),
+  // [1..] one flag per object missing on some unit.
+  int in[1 + kObjects], out[1 + kObjects];
+  in[0] = rc_ == DART_OK ? -1 : INT_MAX - rank;
+  for (unsigned b = 0; b < kObjects; ++b) in[1 + b] = (missing_ >> b) & 1u;
+  if (int mrc = MPI_Allreduce(in, out, 1 + kObjects, MPI_INT, MPI_MAX, comm); mrc != MPI_SUCCESS)
+    return mpi_fail(mrc, fn, "MPI_Allreduce");
+  missing_all_ = 0;
+  for (unsigned b = 0; b < kObjects; ++b) missing_all_ |= out[1 + b] ? 1u << b : 0u;
+  if (out[0] < 0) return DART_OK;
+  // Failure path (cold): the first failing unit tells the others its code and message.
+  const int root = INT_MAX - out[0];
+  struct {
+    int code;
+    char text[sizeof t_detail];
+  } msg;
+  msg.code = (int)rc_;
+  std::memcpy(msg.text, t_detail, sizeof msg.text);
+  if (int mrc = MPI_Bcast(&msg, (int)sizeof msg, MPI_BYTE, root, comm); mrc != MPI_SUCCESS)
+    return mpi_fail(mrc, fn, "MPI_Bcast");
+  const dart_ret_t code = (dart_ret_t)msg.code;
+  char *text = msg.text;
+  if (rc_ != DART_OK) return rc_;  // its own message stands
+  msg.text[sizeof msg.text - 1] = '\0';
+  if (team != nullptr && root < team->size)
+    return fail(code, fn, "another unit failed: unit %d of team %d (global unit %d): %s", root,
+                (int)team->id, team->global[root], text);
+  return fail(code, fn, "another unit failed: rank %d: %s", root, text);
 }
 
 }  // namespace detail

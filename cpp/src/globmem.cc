@@ -115,17 +115,51 @@ dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn) {
   return next_segid(t, false, segid, fn);
 }
 
-dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
-                                const char *fn) {
-  std::unique_ptr<Segment> s(new Segment());
+int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
+  if (g->machine_lock == nullptr)  // no quirk ompi-rdma-shared-file
+    return MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+  // Quirk ompi-rdma-shared-file (quirks.h): while osc/rdma creates a window's file, no
+  // other team on this machine may create one. The lock word holds the id + 1 of the team
+  // creating (team ids are never reused): each unit takes it or finds its own team
+  // there, the team agrees that every unit holds it (one reduction), creates the window
+  // and releases it; the file is unlinked inside MPI_Win_create before any unit returns.
+  // A team that holds only some machines' words releases them and retries after a
+  // random pause, so teams spanning several machines cannot deadlock.
+  int *word = g->machine_lock;
+  const int token = (int)t->id + 1;
+  auto release = [&] {
+    int expected = token;
+    __atomic_compare_exchange_n(word, &expected, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+  };
+  unsigned seed = (unsigned)g->myid * 2654435761u + (unsigned)token;
+  for (unsigned attempt = 0;; ++attempt) {
+    int expected = 0;
+    const bool got = __atomic_compare_exchange_n(word, &expected, token, false, __ATOMIC_ACQ_REL,
+                                                 __ATOMIC_ACQUIRE) ||
+                     expected == token;
+    int mine = got ? 1 : 0, all = 0;
+    int rc = MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, t->comm);
+    if (rc == MPI_SUCCESS && all) rc = MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+    if (got) release();
+    if (rc != MPI_SUCCESS || all) return rc;
+    seed = seed * 1103515245u + 12345u;
+    Backoff b;
+    for (unsigned i = 0, n = 1 + (seed >> 16) % (attempt < 8 ? attempt + 1 : 8); i < n; ++i)
+      b.pause();
+  }
+}
+
+Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement *a,
+                               const char *fn) {
+  Segment *s = new Segment();
   s->team = t;
   s->segid = segid;
   s->local_size = nbytes;
-  MPI_Info info;
-  DART_MPI(MPI_Info_create(&info), fn);
-  if (int irc = MPI_Info_set(info, "alloc_shared_noncontig", "true"); irc != MPI_SUCCESS) {
-    MPI_Info_free(&info);
-    return mpi_fail(irc, fn, "MPI_Info_set");
+  MPI_Info info = MPI_INFO_NULL;
+  if (a->ok()) {
+    a->step(mpi_check(MPI_Info_create(&info), fn, "MPI_Info_create"));
+    if (a->ok())
+      a->step(mpi_check(MPI_Info_set(info, "alloc_shared_noncontig", "true"), fn, "MPI_Info_set"));
   }
   char *base = nullptr;
   // Every unit's part starts 64-byte aligned (quirk shared-part-alignment, quirks.h): MPI
@@ -136,74 +170,103 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
   // part from its own mapping; `pads` turns DART offsets into displacements of the
   // shared window where it is the RMA window too (single-node teams).
   const size_t padded = (nbytes + kAlign - 1) / kAlign * kAlign + kAlign;
-  if (padded < nbytes) return fail(DART_ERR_INVAL, fn, "size %zu overflows", nbytes);
-  int rc = MPI_Win_allocate_shared((MPI_Aint)padded, 1, info, t->node_comm, &base, &s->shm_win);
-  MPI_Info_free(&info);
+  if (padded < nbytes) a->step(fail(DART_ERR_INVAL, fn, "size %zu overflows", nbytes));
+  // A unit that has failed already still takes part in every collective, with 0 bytes.
+  int rc = MPI_Win_allocate_shared(a->ok() ? (MPI_Aint)padded : 0, 1, info, t->node_comm,
+                                   &base, &s->shm_win);
+  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
   if (rc != MPI_SUCCESS) {
+    s->shm_win = MPI_WIN_NULL;
     dart_ret_t r = mpi_fail(rc, fn, "MPI_Win_allocate_shared");
     if (r == DART_ERR_NOMEM)
-      fail(DART_ERR_NOMEM, fn, "cannot allocate %zu bytes of shared memory per unit", nbytes);
-    return r;
+      r = fail(DART_ERR_NOMEM, fn, "cannot allocate %zu bytes of shared memory per unit", nbytes);
+    a->step(r);
+  } else if (fault(FaultSite::WinAllocateShared)) {
+    a->step(fault_fail(FaultSite::WinAllocateShared, fn, "MPI_Win_allocate_shared"));
   }
-  if (dart_ret_t erc = set_window_errhandler(s->shm_win, fn); erc != DART_OK) {
-    MPI_Win_free(&s->shm_win);
-    return erc;
-  }
+  a->expect(Agreement::ShmWin, s->shm_win != MPI_WIN_NULL);
+  if (s->shm_win != MPI_WIN_NULL) a->step(set_window_errhandler(s->shm_win, fn));
   auto align = [](char *p) {
     return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(p) + kAlign - 1) / kAlign * kAlign);
   };
-  s->local_base = align(base);
   s->direct.assign(t->size, nullptr);
   std::vector<uint64_t> pads(t->size, 0);
   bool padded_any = false;
-  for (int u = 0; u < t->size; ++u) {
-    if (t->node_rank[u] < 0) continue;
-    MPI_Aint sz = 0;
-    int du = 0;
-    char *p = nullptr;
-    rc = MPI_Win_shared_query(s->shm_win, t->node_rank[u], &sz, &du, &p);
-    if (rc != MPI_SUCCESS) {
-      MPI_Win_free(&s->shm_win);
-      return mpi_fail(rc, fn, "MPI_Win_shared_query");
+  if (a->ok()) {
+    s->local_base = align(base);
+    for (int u = 0; u < t->size && a->ok(); ++u) {
+      if (t->node_rank[u] < 0) continue;
+      MPI_Aint sz = 0;
+      int du = 0;
+      char *p = nullptr;
+      rc = MPI_Win_shared_query(s->shm_win, t->node_rank[u], &sz, &du, &p);
+      if (rc != MPI_SUCCESS)
+        a->step(mpi_fail(rc, fn, "MPI_Win_shared_query"));
+      else if (fault(FaultSite::WinSharedQuery))
+        a->step(fault_fail(FaultSite::WinSharedQuery, fn, "MPI_Win_shared_query"));
+      s->direct[u] = align(p);
+      pads[u] = (uint64_t)(s->direct[u] - p);
+      padded_any = padded_any || pads[u] != 0;
     }
-    s->direct[u] = align(p);
-    pads[u] = (uint64_t)(s->direct[u] - p);
-    padded_any = padded_any || pads[u] != 0;
+    s->direct[t->myid] = s->local_base;
   }
-  s->direct[t->myid] = s->local_base;
   if (t->single_node && padded_any) s->pads = std::move(pads);
   s->cpu_atomics = t->single_node;
   if (t->single_node) {
     s->win = s->shm_win;
   } else {
-    rc = MPI_Win_create(s->local_base, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win);
+    const bool mine = a->ok();
+    rc = create_window(mine ? s->local_base : nullptr, mine ? (MPI_Aint)nbytes : 0, t, &s->win);
     if (rc != MPI_SUCCESS) {
-      MPI_Win_free(&s->shm_win);
-      return mpi_fail(rc, fn, "MPI_Win_create");
+      s->win = MPI_WIN_NULL;
+      a->step(mpi_fail(rc, fn, "MPI_Win_create"));
+    } else if (fault(FaultSite::WinCreate)) {
+      a->step(fault_fail(FaultSite::WinCreate, fn, "MPI_Win_create"));
     }
-    if (dart_ret_t erc = set_window_errhandler(s->win, fn); erc != DART_OK) {
-      MPI_Win_free(&s->win);
-      MPI_Win_free(&s->shm_win);
-      return erc;
-    }
-    rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
-    if (rc != MPI_SUCCESS) {
-      MPI_Win_free(&s->win);
-      MPI_Win_free(&s->shm_win);
-      return mpi_fail(rc, fn, "MPI_Win_lock_all");
-    }
+    a->expect(Agreement::Win, s->win != MPI_WIN_NULL);
+    if (s->win != MPI_WIN_NULL) a->step(set_window_errhandler(s->win, fn));
   }
-  rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->shm_win);
-  if (rc != MPI_SUCCESS) {
-    if (s->win != s->shm_win) {
-      MPI_Win_unlock_all(s->win);
-      MPI_Win_free(&s->win);
-    }
-    MPI_Win_free(&s->shm_win);
-    return mpi_fail(rc, fn, "MPI_Win_lock_all");
+  // The epochs (local calls): a window is locked only if its unit has succeeded so far;
+  // segment_discard unlocks what was locked.
+  auto lock_all = [&](MPI_Win w, bool *locked) {
+    if (!a->ok() || w == MPI_WIN_NULL) return;
+    if (int lrc = MPI_Win_lock_all(MPI_MODE_NOCHECK, w); lrc != MPI_SUCCESS)
+      return a->step(mpi_fail(lrc, fn, "MPI_Win_lock_all"));
+    *locked = true;
+    if (fault(FaultSite::WinLockAll))
+      a->step(fault_fail(FaultSite::WinLockAll, fn, "MPI_Win_lock_all"));
+  };
+  if (s->win != s->shm_win) lock_all(s->win, &s->locked_win);
+  lock_all(s->shm_win, &s->locked_shm);
+  return s;
+}
+
+void segment_store(Segment *s) { store_segment(s->team, s); }
+
+void segment_discard(Segment *s, const Agreement &a) {
+  // Same order on every unit (the RMA window, then the shared one): collective frees.
+  if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
+    if (s->locked_win) MPI_Win_unlock_all(s->win);
+    if (a.held_by_all(Agreement::Win)) MPI_Win_free(&s->win);
   }
-  store_segment(t, s.get());
-  *out = s.release();
+  if (s->shm_win != MPI_WIN_NULL) {
+    if (s->locked_shm) MPI_Win_unlock_all(s->shm_win);
+    if (a.held_by_all(Agreement::ShmWin)) MPI_Win_free(&s->shm_win);
+  }
+  delete s;
+}
+
+dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
+                                const char *fn, dart_ret_t local) {
+  Agreement a;
+  a.step(local);
+  Segment *s = segment_create_shared(t, nbytes, segid, &a, fn);
+  if (dart_ret_t rc = a.agree(t->comm, t, fn); rc != DART_OK) {
+    segment_discard(s, a);
+    return rc;
+  }
+  segment_store(s);
+  *out = s;
   return DART_OK;
 }
 
@@ -236,23 +299,32 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));
-  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  // All-or-nothing (Agreement): a bad argument or failed step on one unit still takes part
+  // in the collectives (0 bytes) and then fails on every unit.
+  Agreement a;
   size_t nbytes = 0;
-  DART_TRY(alloc_bytes(nelem, dtype, &nbytes, fn));
-  if (addr == nullptr && nbytes > 0) return fail(DART_ERR_INVAL, fn, "addr is NULL");
+  if (gptr == nullptr) a.step(fail(DART_ERR_INVAL, fn, "gptr is NULL"));
+  if (a.ok()) a.step(alloc_bytes(nelem, dtype, &nbytes, fn));
+  if (a.ok() && addr == nullptr && nbytes > 0) a.step(fail(DART_ERR_INVAL, fn, "addr is NULL"));
+  if (!a.ok()) nbytes = 0;
+  // A unit that has failed sends kFailed, so the others' size check skips it (and the
+  // agreement below names it).
+  constexpr unsigned long long kFailed = ~0ull;
   std::vector<unsigned long long> sizes(t->size);
-  unsigned long long mine = nbytes;
+  unsigned long long mine = a.ok() ? nbytes : kFailed;
   DART_MPI(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, sizes.data(), 1,
                          MPI_UNSIGNED_LONG_LONG, t->comm), fn);
-  if (aligned) {
-    for (int u = 0; u < t->size; ++u)
-      if (sizes[u] != mine)
-        return fail(DART_ERR_INVAL, fn,
+  if (aligned && a.ok()) {
+    for (int u = 0; u < t->size && a.ok(); ++u)
+      if (sizes[u] != mine && sizes[u] != kFailed)
+        a.step(fail(DART_ERR_INVAL, fn,
                     "aligned registration needs the same size on every unit (unit %d: %llu "
-                    "bytes, unit %d: %llu bytes)", t->myid, mine, u, sizes[u]);
+                    "bytes, unit %d: %llu bytes)", t->myid, mine, u, sizes[u]));
   }
-  int16_t segid;
-  DART_TRY(next_segid(t, true, &segid, fn));
+  for (auto &sz : sizes)
+    if (sz == kFailed) sz = 0;
+  int16_t segid = 0;
+  if (a.ok()) a.step(next_segid(t, true, &segid, fn));
   std::unique_ptr<Segment> s(new Segment());
   s->team = t;
   s->segid = segid;
@@ -268,15 +340,28 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   // quirk single-process-no-window (quirks.h): Open MPI cannot create a window over a
   // one-process communicator at all.
   if (t->size > 1) {
-    DART_MPI(MPI_Win_create(addr, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win), fn);
-    if (dart_ret_t erc = set_window_errhandler(s->win, fn); erc != DART_OK) {
-      MPI_Win_free(&s->win);
-      return erc;
+    const bool ok = a.ok();
+    int rc = create_window(ok ? addr : nullptr, ok ? (MPI_Aint)nbytes : 0, t, &s->win);
+    if (rc != MPI_SUCCESS) {
+      s->win = MPI_WIN_NULL;
+      a.step(mpi_fail(rc, fn, "MPI_Win_create"));
+    } else if (fault(FaultSite::WinCreate)) {
+      a.step(fault_fail(FaultSite::WinCreate, fn, "MPI_Win_create"));
     }
-    if (int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win); rc != MPI_SUCCESS) {
-      MPI_Win_free(&s->win);
-      return mpi_fail(rc, fn, "MPI_Win_lock_all");
+    a.expect(Agreement::Win, s->win != MPI_WIN_NULL);
+    if (s->win != MPI_WIN_NULL) a.step(set_window_errhandler(s->win, fn));
+    if (a.ok()) {
+      if (rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win); rc != MPI_SUCCESS)
+        a.step(mpi_fail(rc, fn, "MPI_Win_lock_all"));
+      else
+        s->locked_win = true;
+      if (s->locked_win && fault(FaultSite::WinLockAll))
+        a.step(fault_fail(FaultSite::WinLockAll, fn, "MPI_Win_lock_all"));
     }
+  }
+  if (dart_ret_t rc = a.agree(t->comm, t, fn); rc != DART_OK) {
+    segment_discard(s.release(), a);
+    return rc;
   }
   store_segment(t, s.get());
   s.release();
@@ -318,6 +403,7 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr)
   DART_TRY(alloc_bytes(nelem, dtype, &nbytes, fn));
   size_t off;
   size_t free_bytes;
+  if (fault(FaultSite::Memalloc)) return fault_fail(FaultSite::Memalloc, fn, "the pool allocation");
   {
     std::lock_guard<std::mutex> lock(g->pool_mutex);
     off = g->pool.allocate(nbytes);
@@ -370,13 +456,14 @@ dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_dat
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));
-  if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
+  // A bad argument on one unit fails on every unit (segment_alloc_shared agrees).
+  dart_ret_t local = gptr == nullptr ? fail(DART_ERR_INVAL, fn, "gptr is NULL") : DART_OK;
   size_t nbytes = 0;
-  DART_TRY(alloc_bytes(nelem, dtype, &nbytes, fn));
-  int16_t segid;
-  DART_TRY(next_segid(t, false, &segid, fn));
+  if (local == DART_OK) local = alloc_bytes(nelem, dtype, &nbytes, fn);
+  int16_t segid = 0;
+  if (local == DART_OK) local = next_segid(t, false, &segid, fn);
   Segment *s = nullptr;
-  DART_TRY(segment_alloc_shared(t, nbytes, segid, &s, fn));
+  DART_TRY(segment_alloc_shared(t, local == DART_OK ? nbytes : 0, segid, &s, fn, local));
   dart_gptr_t gp = DART_GPTR_NULL;
   gp.unitid = 0;
   gp.flags = 0;

@@ -88,6 +88,30 @@ void build_config_string(State *s) {
   s->config_string = buf;
 }
 
+// Quirk ompi-rdma-shared-file (quirks.h): one lock word per machine, in a shared window
+// over MPI's shared-memory communicator (globmem.cc, create_window).
+dart_ret_t machine_lock_init(State *s, const char *fn) {
+  MPI_Comm shm = MPI_COMM_NULL;
+  DART_MPI(MPI_Comm_split_type(s->world, MPI_COMM_TYPE_SHARED, s->myid, MPI_INFO_NULL, &shm), fn);
+  int rank = 0;
+  char *base = nullptr;
+  int rc = MPI_Comm_rank(shm, &rank);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Win_allocate_shared(rank == 0 ? (MPI_Aint)sizeof(int) : 0, 1, MPI_INFO_NULL, shm,
+                                 &base, &s->machine_lock_win);
+  if (rc == MPI_SUCCESS) {
+    MPI_Aint sz = 0;
+    int du = 0;
+    int *word = nullptr;
+    rc = MPI_Win_shared_query(s->machine_lock_win, 0, &sz, &du, &word);
+    if (rc == MPI_SUCCESS && rank == 0) __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+    if (rc == MPI_SUCCESS) rc = MPI_Barrier(shm);
+    s->machine_lock = word;
+  }
+  MPI_Comm_free(&shm);
+  return mpi_check(rc, fn, "the machine lock of quirk ompi-rdma-shared-file");
+}
+
 // Frees everything; every step runs, the first failure is returned.
 dart_ret_t teardown(State *s, const char *fn) {
   dart_ret_t rc = DART_OK;
@@ -95,6 +119,10 @@ dart_ret_t teardown(State *s, const char *fn) {
   locks_finalize();
   // Teams in descending id order: a global order, so collective frees cannot deadlock.
   s->teams.for_each_desc([&](size_t, Team *t) { keep_first(destroy_team(t, fn)); });
+  if (s->machine_lock_win != MPI_WIN_NULL) {
+    s->machine_lock = nullptr;
+    keep_first(mpi_check(MPI_Win_free(&s->machine_lock_win), fn, "MPI_Win_free"));
+  }
   if (s->p2p != MPI_COMM_NULL) keep_first(mpi_check(MPI_Comm_free(&s->p2p), fn, "MPI_Comm_free"));
   if (s->world != MPI_COMM_NULL)
     keep_first(mpi_check(MPI_Comm_free(&s->world), fn, "MPI_Comm_free"));
@@ -149,11 +177,22 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
     s->quirks_string = quirks_describe(s->quirks);
     step(compute_nodes(s.get(), fn));
   }
+  if (rc == DART_OK && (s->quirks >> (unsigned)Quirk::OmpiRdmaSharedFile) & 1u)
+    step(machine_lock_init(s.get(), fn));
   MPI_Comm all = MPI_COMM_NULL;
   if (rc == DART_OK) step(mpi_check(MPI_Comm_dup(s->world, &all), fn, "MPI_Comm_dup"));
   if (rc == DART_OK) {
     g = s.get();              // make_team and the pool below use the global state
-    Team *t = make_team(DART_TEAM_ALL, all, &rc, fn);
+    // All-or-nothing like every team creation: the units agree before the pool.
+    Agreement a;
+    Team *t = make_team(DART_TEAM_ALL, all, &a, fn);
+    step(a.agree(all, t, fn));
+    if (rc == DART_OK) {
+      register_team(t);
+    } else {
+      release_team(t, a);
+      t = nullptr;
+    }
     if (t != nullptr) {
       Segment *pool = nullptr;
       step(segment_alloc_shared(t, g->cfg.pool_size, DART_SEGMENT_LOCAL, &pool, fn));
@@ -170,6 +209,7 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
     return rc;
   }
   build_config_string(s.get());
+  s->fault_site = s->cfg.fault_site;  // the fault hook counts passes from here on
   g = s.release();
   return DART_OK;
 }

@@ -60,12 +60,33 @@ inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
 // ---------------------------------------------------------------------------
 // configuration: the one place that reads DART_* environment variables
 // ---------------------------------------------------------------------------
+// The local steps of collective creations that the test-only fault hook can make fail
+// (DART_FAULT=<site>:<unit>[:<first>[:<count>]], docs/error-contract.md). The MPI call of a site has
+// run (the object exists); the hook makes the unit treat it as failed.
+#define DART_FAULT_SITE_LIST(X)                                                     \
+  X(WinAllocateShared, "win_allocate_shared") /* after MPI_Win_allocate_shared */    \
+  X(WinSharedQuery, "win_shared_query")       /* an MPI_Win_shared_query */          \
+  X(WinCreate, "win_create")                  /* after MPI_Win_create */             \
+  X(WinLockAll, "win_lock_all")               /* the epoch of a new window */        \
+  X(CommCreate, "comm_create")                /* after the new team's MPI_Comm_create */ \
+  X(CommSplit, "comm_split")                  /* a team's node communicator split */ \
+  X(CommDup, "comm_dup")                      /* a lock's private communicator */    \
+  X(Memalloc, "memalloc")                     /* dart_memalloc's pool allocator */
+#define DART_X_FAULT_ENUM_(name, text) name,
+enum class FaultSite : int { DART_FAULT_SITE_LIST(DART_X_FAULT_ENUM_) kCount };
+#undef DART_X_FAULT_ENUM_
+
 struct Config {
   enum class Wait { Auto, Yield, Sleep };
   int units_per_node = 0;            // DART_UNITS_PER_NODE, 0 = off
   Wait wait = Wait::Auto;            // DART_WAIT
   size_t pool_size = 16u << 20;      // DART_POOL_SIZE, bytes
   size_t transfer_chunk = 0x7fffffff;  // DART_TRANSFER_CHUNK, elements per MPI call
+  // DART_FAULT (tests only): the site that fails (-1 = hook off), on which global unit,
+  // and which passes of that site after dart_init (first, 1-based, and how many; 0 = all).
+  int fault_site = -1;
+  int fault_unit = -1;
+  long fault_first = 1, fault_count = 1;
 };
 dart_ret_t read_config(Config *cfg, const char *fn);
 
@@ -315,6 +336,7 @@ struct Segment {
   bool cpu_atomics = false;
   bool counters = false;  // a counter block of dart_notify_alloc (notify.cc)
   std::atomic<uint16_t> flags{0};  // dart_gptr_setflags may run on any thread
+  bool locked_shm = false, locked_win = false;  // epochs opened (for a failed creation)
   MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
   MPI_Win win = MPI_WIN_NULL;      // RMA window on the team communicator (may be shm_win)
   char *local_base = nullptr;
@@ -397,6 +419,12 @@ struct State {
   std::string quirks_string;  // dart_mpi_quirks()
   // More processes on this machine than cores (or DART_WAIT=sleep): see Backoff.
   bool oversubscribed = false;
+  // Quirk ompi-rdma-shared-file: a lock word shared by the units of this machine (a
+  // shared window on MPI's shared-memory communicator; globmem.cc, create_window).
+  MPI_Win machine_lock_win = MPI_WIN_NULL;
+  int *machine_lock = nullptr;
+  int fault_site = -1;                // cfg.fault_site once dart_init has succeeded
+  std::atomic<long> fault_passes{0};  // passes of the DART_FAULT site since then
 };
 
 extern State *g;  // nullptr when not initialized
@@ -421,6 +449,51 @@ class Backoff {
 // processes outnumber cores.
 dart_ret_t wait_backoff(MPI_Request *req, const char *fn);
 
+// The fault hook (DART_FAULT, armed at the end of dart_init): whether the step `site` fails here, now. Off, it
+// costs one predictable branch, and every site is on a cold path (collective creation).
+bool fault_fires(FaultSite site);
+inline bool fault(FaultSite site) {
+  return DART_UNLIKELY(g->fault_site >= 0) && fault_fires(site);
+}
+// The error of an injected fault: DART_ERR_OTHER (DART_ERR_NOMEM for Memalloc) with a
+// message naming the MPI call `what` and DART_FAULT.
+dart_ret_t fault_fail(FaultSite site, const char *fn, const char *what) __attribute__((cold));
+
+// All-or-nothing collective creation (allocation, registration, team create, lock init).
+// Every unit runs every collective step of the creation even after a local failure (with
+// empty arguments), records its local result and the collectively created objects it
+// holds, and then all agree once (one MPI_Allreduce): on success everywhere the creation
+// stands; otherwise every unit releases what it created and returns an error. An object
+// is freed collectively only if every unit holds it (MPI frees are collective over its
+// members: freeing one that some unit lacks would hang); one missing somewhere is left
+// to MPI_Finalize.
+class Agreement {
+ public:
+  // Objects whose release is collective (bits of held/held_by_all).
+  enum : unsigned { ShmWin = 1u, Win = 2u, Comm = 4u, NodeComm = 8u, kObjects = 4 };
+  // Records a local step's result; the first failure is kept (its detail message too).
+  void step(dart_ret_t rc) {
+    if (rc_ == DART_OK) rc_ = rc;
+  }
+  bool ok() const { return rc_ == DART_OK; }
+  dart_ret_t rc() const { return rc_; }
+  // This unit should hold object `bit`; `held` says whether it does.
+  void expect(unsigned bit, bool held) {
+    if (!held) missing_ |= bit;
+  }
+  // Collective over comm. DART_OK on every unit if every unit succeeded. Otherwise the
+  // failing units return their own error; the others return the error code of the first
+  // failing unit with the message "another unit failed: unit U of team T (global unit
+  // G): <its detail message>". An MPI failure of the agreement itself is returned
+  // as is (the MPI library is broken: nothing is released).
+  dart_ret_t agree(MPI_Comm comm, const Team *team, const char *fn);
+  // After agree(): whether every unit holds object `bit` (then it may be freed).
+  bool held_by_all(unsigned bit) const { return !(missing_all_ & bit); }
+ private:
+  dart_ret_t rc_ = DART_OK;
+  unsigned missing_ = 0, missing_all_ = 0;
+};
+
 inline dart_ret_t check_init(const char *fn) {
   if (DART_LIKELY(g != nullptr)) return DART_OK;
   return fail(DART_ERR_NOTINIT, fn, "DART is not initialized (call dart_init first)");
@@ -438,15 +511,34 @@ inline dart_ret_t get_team(dart_team_t id, const char *fn, Team **out) {
   return DART_OK;
 }
 
-Team *make_team(dart_team_t id, MPI_Comm comm, dart_ret_t *rc, const char *fn);
+// Builds the team of comm (collective over comm: its node communicator split), recording
+// local failures and the communicators it holds in `a`; the caller agrees, then either
+// registers the team (register_team) or releases it (release_team). Never nullptr.
+Team *make_team(dart_team_t id, MPI_Comm comm, Agreement *a, const char *fn);
+void register_team(Team *t);
+void release_team(Team *t, const Agreement &a);
 dart_ret_t destroy_team(Team *t, const char *fn);
 
 // Segments
+// MPI_Win_create on a team's communicator (collective over it), with the workaround of
+// quirk ompi-rdma-shared-file where it applies. Returns the MPI return code.
+int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win);
 dart_ret_t segment_free(Segment *s, const char *fn);
 // Next free allocation segment id of a team (deterministic on every member).
 dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn);
+// The collective steps of a shared allocation of nbytes per unit (its windows and their
+// epochs), recorded in `a`; after a.agree() the caller keeps it (segment_store) or
+// releases it (segment_discard). A unit whose earlier steps failed (!a.ok()) still takes
+// part, with 0 bytes. Never nullptr.
+Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement *a,
+                               const char *fn);
+void segment_store(Segment *s);
+void segment_discard(Segment *s, const Agreement &a);
+// segment_create_shared + agreement over the team + store or discard: all-or-nothing.
+// `local`: the caller's own checks (a failure there still takes part, then fails on
+// every unit).
 dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
-                                const char *fn);
+                                const char *fn, dart_ret_t local = DART_OK);
 
 // ---------------------------------------------------------------------------
 // target lookup: the one path from a global pointer to memory (the hot path)

@@ -272,44 +272,44 @@ dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock) {
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));
-  if (lock == nullptr) return fail(DART_ERR_INVAL, fn, "lock is NULL");
   std::unique_ptr<dart_lock_struct> l(new dart_lock_struct());
   l->teamid = teamid;
   l->team = t;
   l->index = t->lock_counter++;
   l->tail_unit = l->index % t->size;
-  int16_t segid;
-  dart_ret_t rc = DART_OK;
-  DART_TRY(mpi_check(MPI_Comm_dup(t->comm, &l->comm), fn, "MPI_Comm_dup"));
-  rc = mpi_check(MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN), fn,
-                 "MPI_Comm_set_errhandler");
-  if (rc == DART_OK) rc = segment_new_id(t, &segid, fn);
-  if (rc == DART_OK) rc = segment_alloc_shared(t, 3 * sizeof(int), segid, &l->seg, fn);
-  if (rc != DART_OK) {
-    MPI_Comm_free(&l->comm);
+  // All-or-nothing (Agreement): every step runs on every unit, a failure anywhere frees
+  // the lock's communicator and segment on every unit, after one reduction.
+  Agreement a;
+  if (lock == nullptr) a.step(fail(DART_ERR_INVAL, fn, "lock is NULL"));
+  if (int drc = MPI_Comm_dup(t->comm, &l->comm); drc != MPI_SUCCESS) {
+    l->comm = MPI_COMM_NULL;
+    a.step(mpi_fail(drc, fn, "MPI_Comm_dup"));
+  } else if (fault(FaultSite::CommDup)) {
+    a.step(fault_fail(FaultSite::CommDup, fn, "MPI_Comm_dup"));
+  }
+  a.expect(Agreement::Comm, l->comm != MPI_COMM_NULL);
+  if (l->comm != MPI_COMM_NULL)
+    a.step(mpi_check(MPI_Comm_set_errhandler(l->comm, MPI_ERRORS_RETURN), fn,
+                     "MPI_Comm_set_errhandler"));
+  int16_t segid = 0;
+  if (a.ok()) a.step(segment_new_id(t, &segid, fn));
+  l->seg = segment_create_shared(t, 3 * sizeof(int), segid, &a, fn);
+  if (a.ok()) {
+    int *w = reinterpret_cast<int *>(l->seg->local_base);
+    w[0] = -1;  // tail: empty queue
+    w[1] = -1;  // next: none
+    w[2] = 0;   // hand-over flag (single-node locks)
+    a.step(mpi_check(MPI_Win_sync(l->seg->win), fn, "MPI_Win_sync"));
+    if (a.ok() && l->seg->shm_win != l->seg->win)
+      a.step(mpi_check(MPI_Win_sync(l->seg->shm_win), fn, "MPI_Win_sync"));
+  }
+  // The agreement also orders every unit's word initialization before any use.
+  if (dart_ret_t rc = a.agree(t->comm, t, fn); rc != DART_OK) {
+    segment_discard(l->seg, a);
+    if (l->comm != MPI_COMM_NULL && a.held_by_all(Agreement::Comm)) MPI_Comm_free(&l->comm);
     return rc;
   }
-  int *w = reinterpret_cast<int *>(l->seg->local_base);
-  w[0] = -1;  // tail: empty queue
-  w[1] = -1;  // next: none
-  w[2] = 0;   // hand-over flag (single-node locks)
-  rc = mpi_check(MPI_Win_sync(l->seg->win), fn, "MPI_Win_sync");
-  if (rc == DART_OK && l->seg->shm_win != l->seg->win)
-    rc = mpi_check(MPI_Win_sync(l->seg->shm_win), fn, "MPI_Win_sync");
-  // Every unit's words are initialized, and every unit agrees on success (one reduction
-  // instead of a barrier): on a failure anywhere, all free the lock's segment together
-  // (a collective free) instead of one unit freeing while the others wait.
-  int bad = rc != DART_OK, any_bad = 0;
-  if (int arc = MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, l->comm); arc != MPI_SUCCESS)
-    return mpi_fail(arc, fn, "MPI_Allreduce");  // the job's MPI is broken: nothing to undo safely
-  if (any_bad) {  // the lock's segment and communicator go with it
-    segment_free(l->seg, fn);
-    MPI_Comm_free(&l->comm);
-    return rc != DART_OK
-               ? rc
-               : fail(DART_ERR_OTHER, fn, "another unit of team %d failed to set up the lock",
-                      (int)teamid);
-  }
+  segment_store(l->seg);
   {
     std::lock_guard<std::mutex> guard(g_locks_mutex);
     g_locks.insert(l.get());

@@ -27,6 +27,9 @@ const QuirkInfo kQuirks[(unsigned)Quirk::kCount] = {
     {"shared-part-alignment", "", {0, 0, 0}, {0, 0, 0},
      "shared-window parts need not be 64-byte aligned (Open MPI osc/sm: page + 8); DART "
      "pads each part (on every MPI)"},
+    {"ompi-rdma-shared-file", "Open MPI", {0, 0, 0}, {5, 0, 0},
+     "osc/rdma names a window's shared-memory file after the communicator's context id, "
+     "which sibling teams share; DART serializes MPI_Win_create per machine"},
 };
 
 int compare(const int a[3], const int b[3]) {

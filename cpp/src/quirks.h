@@ -30,6 +30,13 @@ enum class Quirk : unsigned {
   // boundary; MPI promises no alignment. DART: every part is allocated with 64 bytes of
   // slack and starts at its first 64-byte boundary (globmem.cc). Applied on every MPI.
   SharedPartAlignment,
+  // Open MPI 4.1's osc/rdma names the shared-memory file of an MPI_Win_create window
+  // after the context id of its communicator (open-mpi/ompi issue 9492), and disjoint
+  // teams of the same history get the same id: two teams creating windows at the same
+  // time on one machine collide (MPI_ERR_WIN, or two windows on one file). DART: window
+  // creations take a per-machine lock word, acquired for a whole team at once or retried
+  // (globmem.cc, create_window).
+  OmpiRdmaSharedFile,
   kCount
 };
 

@@ -12,39 +12,42 @@ const std::vector<int> &group_members(dart_group_t gr);
 dart_ret_t group_from_members(std::vector<int> members, dart_group_t *out);
 dart_ret_t group_check(dart_group_t gr, const char *fn, const char *what);
 
-Team *make_team(dart_team_t id, MPI_Comm comm, dart_ret_t *rc, const char *fn) {
-  std::unique_ptr<Team> t(new Team());
+Team *make_team(dart_team_t id, MPI_Comm comm, Agreement *a, const char *fn) {
+  Team *t = new Team();
   t->id = id;
   t->comm = comm;
-  // Every setup call is checked; on a failure the team's communicators and group are
-  // freed and nullptr returned with *rc set.
-  *rc = mpi_check(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), fn, "MPI_Comm_set_errhandler");
-  if (*rc == DART_OK) *rc = mpi_check(MPI_Comm_rank(comm, &t->myid), fn, "MPI_Comm_rank");
-  if (*rc == DART_OK) *rc = mpi_check(MPI_Comm_size(comm, &t->size), fn, "MPI_Comm_size");
-  if (*rc == DART_OK) *rc = mpi_check(MPI_Comm_group(comm, &t->group), fn, "MPI_Comm_group");
-  if (*rc == DART_OK) {
+  a->expect(Agreement::Comm, comm != MPI_COMM_NULL);
+  if (comm == MPI_COMM_NULL) return t;
+  // Local steps stop at the first failure; the node split (collective over comm) runs
+  // on every unit, so a local failure on one unit cannot hang the others.
+  auto step = [&](int mrc, const char *what) {
+    if (a->ok()) a->step(mpi_check(mrc, fn, what));
+  };
+  step(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  if (a->ok()) step(MPI_Comm_rank(comm, &t->myid), "MPI_Comm_rank");
+  if (a->ok()) step(MPI_Comm_size(comm, &t->size), "MPI_Comm_size");
+  if (a->ok()) step(MPI_Comm_group(comm, &t->group), "MPI_Comm_group");
+  if (a->ok()) {
     std::vector<int> ranks(t->size);
     for (int i = 0; i < t->size; ++i) ranks[i] = i;
     t->global.resize(t->size);
-    *rc = mpi_check(MPI_Group_translate_ranks(t->group, t->size, ranks.data(), g->world_group,
-                                              t->global.data()),
-                    fn, "MPI_Group_translate_ranks");
+    step(MPI_Group_translate_ranks(t->group, t->size, ranks.data(), g->world_group,
+                                   t->global.data()),
+         "MPI_Group_translate_ranks");
   }
   // Units of this team on my (possibly emulated) node, ordered by team rank.
   int mynode = g->node_of[g->myid];
-  if (*rc == DART_OK)
-    *rc = mpi_check(MPI_Comm_split(comm, mynode, t->myid, &t->node_comm), fn, "MPI_Comm_split");
-  if (*rc == DART_OK)
-    *rc = mpi_check(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN), fn,
-                    "MPI_Comm_set_errhandler");
-  if (*rc == DART_OK)
-    *rc = mpi_check(MPI_Comm_size(t->node_comm, &t->node_size), fn, "MPI_Comm_size");
-  if (*rc != DART_OK) {
-    if (t->node_comm != MPI_COMM_NULL) MPI_Comm_free(&t->node_comm);
-    if (t->group != MPI_GROUP_NULL) MPI_Group_free(&t->group);
-    MPI_Comm_free(&t->comm);
-    return nullptr;
+  if (int src = MPI_Comm_split(comm, mynode, t->myid, &t->node_comm); src != MPI_SUCCESS) {
+    t->node_comm = MPI_COMM_NULL;
+    a->step(mpi_fail(src, fn, "MPI_Comm_split"));
+  } else if (fault(FaultSite::CommSplit)) {
+    a->step(fault_fail(FaultSite::CommSplit, fn, "MPI_Comm_split"));
   }
+  a->expect(Agreement::NodeComm, t->node_comm != MPI_COMM_NULL);
+  if (t->node_comm != MPI_COMM_NULL)
+    step(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  if (a->ok()) step(MPI_Comm_size(t->node_comm, &t->node_size), "MPI_Comm_size");
+  if (!a->ok()) return t;
   t->g2l.reserve((size_t)t->size);
   for (int i = 0; i < t->size; ++i) t->g2l.emplace(t->global[i], i);
   t->node_rank.assign(t->size, -1);
@@ -52,8 +55,19 @@ Team *make_team(dart_team_t id, MPI_Comm comm, dart_ret_t *rc, const char *fn) {
   for (int u = 0; u < t->size; ++u)
     if (g->node_of[t->global[u]] == mynode) t->node_rank[u] = next++;
   t->single_node = (t->node_size == t->size);
-  g->teams.set((size_t)id, t.get());
-  return t.release();
+  return t;
+}
+
+void register_team(Team *t) {
+  g->teams.set((size_t)t->id, t);
+}
+
+void release_team(Team *t, const Agreement &a) {
+  if (t->node_comm != MPI_COMM_NULL && a.held_by_all(Agreement::NodeComm))
+    MPI_Comm_free(&t->node_comm);
+  if (t->group != MPI_GROUP_NULL) MPI_Group_free(&t->group);
+  if (t->comm != MPI_COMM_NULL && a.held_by_all(Agreement::Comm)) MPI_Comm_free(&t->comm);
+  delete t;
 }
 
 dart_ret_t destroy_team(Team *t, const char *fn) {
@@ -122,16 +136,29 @@ dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_
   MPI_Group mg = MPI_GROUP_EMPTY;
   if (!members.empty())
     DART_MPI(MPI_Group_incl(g->world_group, (int)members.size(), members.data(), &mg), fn);
+  // All-or-nothing over the parent team (Agreement): a member whose MPI_Comm_create or
+  // setup failed makes the creation fail on every unit; the members' communicators are
+  // freed together.
+  Agreement a;
   MPI_Comm comm = MPI_COMM_NULL;
-  dart_ret_t rc = mpi_check(MPI_Comm_create(parent->comm, mg, &comm), fn, "MPI_Comm_create");
+  if (int crc = MPI_Comm_create(parent->comm, mg, &comm); crc != MPI_SUCCESS) {
+    comm = MPI_COMM_NULL;
+    a.step(mpi_fail(crc, fn, "MPI_Comm_create"));
+  } else if (comm != MPI_COMM_NULL && fault(FaultSite::CommCreate)) {
+    a.step(fault_fail(FaultSite::CommCreate, fn, "MPI_Comm_create"));
+  }
   if (mg != MPI_GROUP_EMPTY) MPI_Group_free(&mg);
-  DART_TRY(rc);
-  if (comm == MPI_COMM_NULL) {
+  const bool member = std::find(members.begin(), members.end(), g->myid) != members.end();
+  Team *t = member ? make_team((dart_team_t)id, comm, &a, fn) : nullptr;
+  if (dart_ret_t rc = a.agree(parent->comm, parent, fn); rc != DART_OK) {
+    if (t != nullptr) release_team(t, a);
+    return rc;
+  }
+  if (t == nullptr) {
     *newteam = DART_TEAM_NULL;
     return DART_OK;
   }
-  Team *t = make_team((dart_team_t)id, comm, &rc, fn);
-  if (t == nullptr) return rc;
+  register_team(t);
   *newteam = (dart_team_t)id;
   return DART_OK;
 }

@@ -12,8 +12,10 @@ DART calls, ``ValueError``/``TypeError`` naming the argument for bad arguments,
 ``BufferError`` when memory with live NumPy views would be freed.
 
 An uncaught exception on any unit aborts the whole job (``dart_abort``) when more than one
-unit runs, so the other units never hang. Opt out with ``DARTPY_NO_ABORT_ON_EXCEPTION=1``
-or ``dart.init(abort_on_exception=False)``.
+unit runs, so the other units never hang; so does an exit without ``dart.exit()``
+(``sys.exit()``) that the other units do not share within ``DARTPY_EXIT_WAIT`` seconds
+(default 5). Opt out with ``DARTPY_NO_ABORT_ON_EXCEPTION=1`` or
+``dart.init(abort_on_exception=False)``.
 """
 
 from __future__ import annotations
@@ -108,12 +110,25 @@ def _remove_hooks() -> None:
     _hooks = None
 
 
+def _exit_wait() -> float:
+    try:
+        return max(0.0, float(os.environ.get("DARTPY_EXIT_WAIT", "") or 5.0))
+    except ValueError:
+        return 5.0
+
+
 def _at_interpreter_exit() -> None:
     # Ends DART if the program did not (no view check: nothing runs after this), then
-    # finalizes MPI if dartpy started it.
+    # finalizes MPI if dartpy started it. With the abort hook and several units, an exit
+    # without dart.exit() (sys.exit(n), sys.exit(0) before dart.exit() on the others)
+    # ends DART only if every unit exits the same way within DARTPY_EXIT_WAIT seconds,
+    # and aborts the job otherwise: the others would hang in a collective.
     try:
         if _core.initialized():
-            _core._exit(False)
+            if _hooks is not None and _core.size() > 1:
+                _core._exit_or_abort(_exit_wait())
+            else:
+                _core._exit(False)
     except Exception as e:  # pragma: no cover
         sys.stderr.write(f"dartpy: dart_exit at interpreter exit failed: {e}\n")
     _remove_hooks()

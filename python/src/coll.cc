@@ -1,11 +1,13 @@
 // dartpy._core: collectives and two-sided messages on NumPy arrays.
 //
-// Argument errors stay collective where only some units can see them: the rooted
-// collectives (scatter, gather, reduce) agree on the arguments over the team before the
-// call, since only the root can check its extra buffer and the core sees only a pointer;
-// dart_allgatherv agrees by itself, so a local error is passed to it as an argument it
-// rejects. Either way every unit raises and none is left waiting in the collective.
+// Argument errors stay collective where only some units can see them: the core's rooted
+// collectives (scatter, gather, reduce) and dart_allgatherv agree on their arguments over
+// the team, so a local error found here is passed to them as an argument they reject
+// (DART_TYPE_UNDEFINED, NULL counts): every unit raises (this one its own error, the
+// others a DartError naming it) and none is left waiting in the collective.
 #include "core.h"
+
+#include <climits>
 
 namespace dartpy {
 
@@ -30,26 +32,32 @@ struct TeamInfo {
   }
 };
 
-// Every unit of team learns whether any unit's arguments were bad: this unit raises its
-// own error, the others DartError(ERR_INVAL). If the team is not usable the collective
-// reports that instead.
-void agree(dart_team_t team, Deferred &local, const char *fn) {
-  int mine = local ? 1 : 0, any = 0;
-  dart_ret_t rc;
+// The result of a collective: an exception of a user operation's function first. MPI
+// runs the function on some units only, so with a user operation the units agree (one
+// reduction over the team) on whether it raised anywhere: the unit where it raised
+// raises that exception, the others a DartError naming the first such unit.
+void user_op_agree(UserOp *user, dart_team_t team, const char *fn) {
   {
-    Nogil ng;
-    rc = dart_allreduce(&mine, &any, 1, DART_TYPE_INT, DART_OP_MAX, team);
+    dart_team_unit_t me{0};
+    dart_team_myid(team, &me);
+    int mine = user->error ? INT_MAX - me.id : -1, first = -1;
+    dart_ret_t arc;
+    {
+      Nogil ng;
+      arc = dart_allreduce(&mine, &first, 1, DART_TYPE_INT, DART_OP_MAX, team);
+    }
+    user_op_reraise(user);
+    if (arc == DART_OK && first >= 0)
+      raise_dart(DART_ERR_OTHER, fn,
+                 (std::string(fn) + ": the reduction operation's function raised an exception "
+                                    "on unit " + std::to_string(INT_MAX - first) + " of team " +
+                  std::to_string(team) + " (see its traceback)").c_str());
   }
-  local.rethrow();
-  if (rc == DART_OK && any)
-    raise_dart(DART_ERR_INVAL, fn,
-               (std::string(fn) + ": another unit of team " + std::to_string(team) +
-                " passed invalid arguments").c_str());
 }
 
-// The result of a collective: an exception of a user operation's function first.
-void finish(dart_ret_t rc, const char *fn, UserOp *user = nullptr) {
-  user_op_reraise(user);
+void finish(dart_ret_t rc, const char *fn, UserOp *user = nullptr,
+            dart_team_t team = DART_TEAM_NULL) {
+  if (user != nullptr) user_op_agree(user, team, fn);
   check(rc, fn);
 }
 
@@ -82,12 +90,13 @@ void scatter(py::handle sendbuf, py::handle recvbuf, int root, py::handle team_h
                               std::to_string(ti.size) + ") times the elements of 'recvbuf'");
     }
   });
-  agree(team, local, fn);
   dart_ret_t rc;
   {
     Nogil ng;
-    rc = dart_scatter(s.ptr, r.ptr, r.nelem, r.type, dart_team_unit_t{root}, team);
+    rc = dart_scatter(s.ptr, r.ptr, r.nelem, local ? DART_TYPE_UNDEFINED : r.type,
+                      dart_team_unit_t{root}, team);
   }
+  local.rethrow();
   finish(rc, fn);
 }
 
@@ -108,12 +117,13 @@ void gather(py::handle sendbuf, py::handle recvbuf, int root, py::handle team_h)
                               std::to_string(ti.size) + ") times the elements of 'sendbuf'");
     }
   });
-  agree(team, local, fn);
   dart_ret_t rc;
   {
     Nogil ng;
-    rc = dart_gather(s.ptr, r.ptr, s.nelem, s.type, dart_team_unit_t{root}, team);
+    rc = dart_gather(s.ptr, r.ptr, s.nelem, local ? DART_TYPE_UNDEFINED : s.type,
+                     dart_team_unit_t{root}, team);
   }
+  local.rethrow();
   finish(rc, fn);
 }
 
@@ -200,13 +210,17 @@ void reduce(py::handle sendbuf, py::handle recvbuf, py::handle op_h, int root,
     }
     t = reduce_type(s, op, user, fn);
   });
-  agree(team, local, fn);
   dart_ret_t rc;
   {
     Nogil ng;
-    rc = dart_reduce(s.ptr, r.ptr, s.nelem, t, op, dart_team_unit_t{root}, team);
+    rc = dart_reduce(s.ptr, r.ptr, s.nelem, local ? DART_TYPE_UNDEFINED : t, op,
+                     dart_team_unit_t{root}, team);
   }
-  finish(rc, fn, user);
+  if (local) {
+    if (user) user_op_agree(user, team, fn);  // as the others do
+    local.rethrow();
+  }
+  finish(rc, fn, user, team);
 }
 
 void allreduce(py::handle sendbuf, py::handle recvbuf, py::handle op_h, py::handle team_h) {
@@ -225,7 +239,7 @@ void allreduce(py::handle sendbuf, py::handle recvbuf, py::handle op_h, py::hand
     Nogil ng;
     rc = dart_allreduce(s.ptr, r.ptr, s.nelem, t, op, team);
   }
-  finish(rc, fn, user);
+  finish(rc, fn, user, team);
 }
 
 void alltoall(py::handle sendbuf, py::handle recvbuf, py::handle team_h) {

@@ -3,6 +3,7 @@
 #include "core.h"
 
 #include <algorithm>
+#include <ctime>
 
 namespace dartpy {
 
@@ -13,6 +14,9 @@ bool is_initialized() { return dart_initialized(); }
 namespace {
 
 bool g_mpi_started = false;  // this module called MPI_Init_thread
+// dartpy's own duplicate of MPI_COMM_WORLD for the exit check (exit_or_abort): its barrier
+// can match no collective of DART or of the program.
+MPI_Comm g_exit_comm = MPI_COMM_NULL;
 
 // The MPI thread level of a name (the names are the core's: dart_mpi_thread_level_name).
 int thread_level_from(py::handle h) {
@@ -47,6 +51,8 @@ int init_impl(bool thread_multiple, py::handle thread_level) {
     if (mrc == MPI_SUCCESS)
       rc = thread_multiple ? dart_init_thread(nullptr, nullptr, &level)
                            : dart_init(nullptr, nullptr);
+    if (rc == DART_OK && mrc == MPI_SUCCESS && g_exit_comm == MPI_COMM_NULL)
+      MPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm);  // collective, like dart_init
   }
   if (mrc != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING + 1] = "";
@@ -84,6 +90,7 @@ void exit_impl(bool check_views) {
   dart_ret_t rc;
   {
     Nogil ng;
+    if (g_exit_comm != MPI_COMM_NULL && dart_initialized()) MPI_Comm_free(&g_exit_comm);
     rc = dart_exit();
   }
   // Only now: non-blocking put/get to other nodes complete in dart_exit (its windows are
@@ -91,6 +98,44 @@ void exit_impl(bool check_views) {
   pending_clear_all();
   records_drop_all();
   check(rc, "dart_exit");
+}
+
+// At interpreter exit without dart.exit() (sys.exit(), an exception the hook did not
+// end the job for, the end of the script): a collective dart_exit would hang if another
+// unit is elsewhere (in a collective, or in dart.exit()). So the units first meet in a
+// barrier of their own communicator, waited for at most `wait` seconds: if every unit
+// arrives, they end DART together; otherwise this unit aborts the job (non-zero status).
+void exit_or_abort(double wait) {
+  int done = 0;
+  if (g_exit_comm != MPI_COMM_NULL) {
+    py::gil_scoped_release rel;
+    MPI_Request req;
+    if (MPI_Ibarrier(g_exit_comm, &req) == MPI_SUCCESS) {
+      const double until = MPI_Wtime() + wait;
+      while (!done && MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done &&
+             MPI_Wtime() < until) {
+        struct timespec ts {0, 2000000};  // 2 ms: leave the core to the other units
+        nanosleep(&ts, nullptr);
+      }
+    }
+  }
+  if (done) {
+    exit_impl(false);
+    return;
+  }
+  dart_global_unit_t me{-1};
+  size_t n = 0;
+  dart_myid(&me);
+  dart_size(&n);
+  py::module_ sys = py::module_::import("sys");
+  sys.attr("stdout").attr("flush")();
+  sys.attr("stderr").attr("write")(
+      "dartpy: unit " + std::to_string(me.id) + " of " + std::to_string(n) +
+      " is exiting without dart.exit() (sys.exit() or the end of the script) and the other "
+      "units did not exit with it within " + std::to_string((int)wait) +
+      " s: aborting all units (dart_abort)\n");
+  sys.attr("stderr").attr("flush")();
+  dart_abort(1);
 }
 
 void finalize_mpi() {
@@ -112,6 +157,7 @@ void bind_init(py::module_ &m) {
   m.def("_init", &init_impl, py::arg("thread_multiple"), py::arg("thread_level"));
   m.def("_exit", &exit_impl, py::arg("check_views") = true);
   m.def("_finalize_mpi", &finalize_mpi);
+  m.def("_exit_or_abort", &exit_or_abort, py::arg("wait"));
   m.def("_mpi_started_here", []() { return g_mpi_started; });
   m.def("_live_views", []() { return live_views(); });
   m.def("_generation", []() { return g_generation; });

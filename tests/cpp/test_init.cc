@@ -215,6 +215,8 @@ TEST(Init, MpiQuirksFollowTheLibraryVersion) {
   EXPECT_EQ(quirks.find("ompi-rdma-cas64-self (Open MPI < 5.0.0)") != std::string::npos,
             rdma_quirks) << quirks;
   EXPECT_EQ(quirks.find("ompi-rdma-logical-ops") != std::string::npos, rdma_quirks) << quirks;
+  EXPECT_EQ(quirks.find("ompi-rdma-shared-file (Open MPI < 5.0.0)") != std::string::npos,
+            rdma_quirks) << quirks;
   EXPECT_NE(quirks.find("shared-part-alignment (every MPI)"), std::string::npos) << quirks;
   EXPECT_NE(quirks.find("single-process-no-window (every MPI)"), std::string::npos) << quirks;
 }

@@ -127,16 +127,12 @@ def _pids_gone(pids):
     return not alive, alive
 
 
-@pytest.mark.parametrize("case", ["abort", "abort_in_with"])
-@pytest.mark.parametrize("n", [2, 4])
-def test_uncaught_exception_aborts_all_units(n, case):
-    """Unit n-1 raises while the others sit in a barrier (in abort_in_with: inside `with`
-    blocks of a team and an allocation): all units are gone within 10 s."""
-    job = scenario("errors.py", case, n, timeout=60)
+def _check_job_ended(job, n):
+    """Every unit is gone within 10 s of the RAISING line, with a non-zero status."""
     assert job.returncode not in (0, None), job.describe()
     raised = [float(x) for x in re.findall(r"RAISING ([0-9.]+\.[0-9]{3})", job.stdout)]
     assert len(raised) == 1, job.describe()
-    pids = [int(x) for x in re.findall(r"PID (\d+)", job.stdout)]
+    pids = [int(x) for x in re.findall(r"^PID (\d+)$", job.stdout, re.M)]  # not hydra's
     assert len(pids) == n, job.describe()
     # mpiexec may return while the killed units are still being torn down: wait for them,
     # but only up to 10 s after the exception was raised
@@ -148,9 +144,47 @@ def test_uncaught_exception_aborts_all_units(n, case):
     end = time.time()
     assert gone, f"units still running 10 s after the exception: {alive}\n{job.describe()}"
     assert end - raised[0] < 10.0, f"all units gone only {end - raised[0]:.1f} s after the raise"
+    assert "UNREACHABLE" not in job.stdout
+
+
+@pytest.mark.parametrize("case", ["abort", "abort_in_with"])
+@pytest.mark.parametrize("n", [2, 4])
+def test_uncaught_exception_aborts_all_units(n, case):
+    """Unit n-1 raises while the others sit in a barrier (in abort_in_with: inside `with`
+    blocks of a team and an allocation): all units are gone within 10 s."""
+    job = scenario("errors.py", case, n, timeout=60)
+    _check_job_ended(job, n)
     assert "deliberate failure on unit" in job.stderr  # the traceback was printed
     assert f"dartpy: uncaught RuntimeError on unit {n - 1} of {n}" in job.stderr
     assert "UNREACHABLE" not in job.stdout
+
+
+@pytest.mark.parametrize("case", ["exit_nonzero", "exit_zero_early"])
+@pytest.mark.parametrize("n", [2, 4])
+def test_sys_exit_on_one_unit_ends_job(n, case):
+    """sys.exit(3), or sys.exit(0) before the others' dart.exit(), on unit n-1: every unit
+    is gone within 10 s, non-zero status (the exit waits DARTPY_EXIT_WAIT = 5 s for the
+    others, then aborts)."""
+    job = scenario("errors.py", case, n, timeout=60)
+    _check_job_ended(job, n)
+    # (its message "dartpy: unit U of N is exiting without dart.exit() ..." may be lost
+    # when the launcher kills the job before forwarding it)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_killed_unit_ends_job(n):
+    """kill -9 of unit n-1: the launcher (hydra / prterun) ends the others within 10 s."""
+    job = scenario("errors.py", "killed", n, timeout=60)
+    _check_job_ended(job, n)
+
+
+def test_exit_without_dart_exit_on_every_unit():
+    check_scenario("errors.py", "exit_all_without_dart_exit", 3)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_reduction_op_error_raises_on_every_unit(n):
+    check_scenario("errors.py", "op_raises", n)
 
 
 def test_uncaught_exception_in_thread_aborts():

@@ -145,8 +145,9 @@ def collective_args():
     dart.exit()
 
 
-def abort():
-    """The last unit raises while the others wait in a barrier: the excepthook aborts."""
+def _last_unit_leaves(leave, others) -> None:
+    """Unit n-1 leaves with leave() half a second after a barrier (printing RAISING and
+    the time first); the others call others(), which never completes."""
     say(f"PID {os.getpid()}")
     dart.init()
     me, n = dart.myid(), dart.size()
@@ -154,9 +155,16 @@ def abort():
     if me == n - 1:
         time.sleep(0.5)
         say(f"RAISING {time.time():.3f}")
-        raise RuntimeError(f"deliberate failure on unit {me}")
-    dart.barrier()  # never completes: unit n-1 is gone
+        leave()
+    others()
     say("UNREACHABLE")
+
+
+def abort():
+    """The last unit raises while the others wait in a barrier: the excepthook aborts."""
+    def fail():
+        raise RuntimeError(f"deliberate failure on unit {dart.myid()}")
+    _last_unit_leaves(fail, dart.barrier)
 
 
 def abort_in_with():
@@ -195,6 +203,63 @@ def abort_thread():
     say("UNREACHABLE")
 
 
+def exit_nonzero():
+    """The last unit calls sys.exit(3) while the others wait in a barrier: its interpreter
+    exit does not find the others there, so it aborts the job."""
+    _last_unit_leaves(lambda: sys.exit(3), dart.barrier)
+
+
+def exit_zero_early():
+    """The last unit calls sys.exit(0) before dart.exit(), the others call dart.exit():
+    the same as sys.exit(n) (the job must not hang in dart.exit's barrier)."""
+    _last_unit_leaves(lambda: sys.exit(0), dart.exit)
+
+
+def killed():
+    """The last unit is killed by SIGKILL while the others wait in a barrier: the MPI
+    launcher ends the job."""
+    import signal
+    _last_unit_leaves(lambda: os.kill(os.getpid(), signal.SIGKILL), dart.barrier)
+
+
+def exit_all_without_dart_exit():
+    """Every unit ends with sys.exit(0) and no dart.exit(): they meet at interpreter exit
+    and end DART together (status 0)."""
+    dart.init()
+    dart.barrier()
+    done("exit_all_without_dart_exit")
+    sys.exit(0)
+
+
+def op_raises():
+    """A Python reduction operation raises: every unit raises (the original exception
+    where the function raised, a DartError naming that unit elsewhere), and the units
+    stay in step."""
+    dart.init()
+    me, n = dart.myid(), dart.size()
+
+    def bad(invec, inoutvec):
+        raise ValueError("deliberate failure in a reduction operation")
+
+    op = dart.op_create(bad, np.int64)
+    out = np.zeros(2, np.int64)
+    for call in (lambda: dart.allreduce(np.ones(2, np.int64), out, op),
+                 lambda: dart.reduce(np.ones(2, np.int64), out, op, 0)):
+        try:
+            call()
+            raise AssertionError("the reduction did not raise")
+        except ValueError as e:
+            assert "deliberate failure" in str(e)
+        except dart.DartError as e:
+            assert "raised an exception on unit" in str(e), str(e)
+        got = np.zeros(1, np.int64)
+        dart.allreduce(np.array([1], np.int64), got, dart.OP_SUM)
+        assert got[0] == n
+    op.destroy()
+    done("op_raises")
+    dart.exit()
+
+
 def no_abort():
     """With DARTPY_NO_ABORT_ON_EXCEPTION=1 no hook is installed (nothing aborts)."""
     assert os.environ.get("DARTPY_NO_ABORT_ON_EXCEPTION") == "1"
@@ -213,5 +278,7 @@ def no_abort():
 
 if __name__ == "__main__":
     main({"errors": errors, "collective_args": collective_args, "abort": abort, "abort_in_with": abort_in_with,
-          "abort_thread": abort_thread,
+          "abort_thread": abort_thread, "exit_nonzero": exit_nonzero,
+          "exit_zero_early": exit_zero_early, "killed": killed,
+          "exit_all_without_dart_exit": exit_all_without_dart_exit, "op_raises": op_raises,
           "no_abort": no_abort})
