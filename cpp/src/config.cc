@@ -75,6 +75,9 @@ dart_ret_t read_config(Config *cfg, const char *fn) {
     else
       return fail(DART_ERR_INVAL, fn, "DART_WAIT='%s' is not auto, yield or sleep", s);
   }
+  // Test-only (not in the README's table): docs/design.md, "Memory model".
+  if (const char *s = std::getenv("DART_TEST_WIN_SEPARATE"))
+    cfg->force_separate = std::strcmp(s, "1") == 0;
   return DART_OK;
 }
 

@@ -8,6 +8,7 @@
 // Each window gets one MPI_Win_lock_all epoch for its whole life.
 #include "internal.h"
 
+#include <algorithm>
 #include <climits>
 
 namespace dart {
@@ -211,13 +212,49 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
     MPI_Win_free(&s->shm_win);
     return mpi_fail(rc, fn, "MPI_Win_lock_all");
   }
+  segment_note_model(s.get());
   store_segment(t, s.get());
   *out = s.release();
   return DART_OK;
 }
 
+// ---------------------------------------------------------------------------
+// memory model (docs/design.md, "Memory model")
+// ---------------------------------------------------------------------------
+namespace {
+std::mutex g_separate_mutex;
+std::vector<Segment *> g_separate;  // live segments with a separate-model window
+std::atomic<int> g_nseparate{0};
+
+bool win_separate(MPI_Win w) {
+  if (w == MPI_WIN_NULL) return false;
+  int *model = nullptr, flag = 0;
+  MPI_Win_get_attr(w, MPI_WIN_MODEL, &model, &flag);
+  return flag && model && *model == MPI_WIN_SEPARATE;
+}
+}  // namespace
+
+void segment_note_model(Segment *s) {
+  s->separate = g->cfg.force_separate || win_separate(s->win) || win_separate(s->shm_win);
+  if (!s->separate) return;
+  std::lock_guard<std::mutex> lock(g_separate_mutex);
+  g_separate.push_back(s);
+  g_nseparate.store((int)g_separate.size(), std::memory_order_release);
+}
+
+void sync_separate_segments() {
+  if (DART_LIKELY(g_nseparate.load(std::memory_order_acquire) == 0)) return;
+  std::lock_guard<std::mutex> lock(g_separate_mutex);
+  for (const Segment *s : g_separate) segment_sync(s);
+}
+
 dart_ret_t segment_free(Segment *s, const char *fn) {
   Team *t = s->team;
+  if (s->separate) {
+    std::lock_guard<std::mutex> lock(g_separate_mutex);
+    g_separate.erase(std::find(g_separate.begin(), g_separate.end(), s));
+    g_nseparate.store((int)g_separate.size(), std::memory_order_release);
+  }
   // Every step runs even after a failure (the segment goes away either way); the first
   // failure is the result.
   dart_ret_t rc = DART_OK;
@@ -252,10 +289,22 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   size_t nbytes = 0;
   DART_TRY(alloc_bytes(nelem, dtype, &nbytes, fn));
   if (addr == nullptr && nbytes > 0) return fail(DART_ERR_INVAL, fn, "addr is NULL");
-  std::vector<unsigned long long> sizes(t->size);
-  unsigned long long mine = nbytes;
-  DART_MPI(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, sizes.data(), 1,
+  // Quirk win-create-base-alignment (quirks.h): the window starts at the 16-byte
+  // boundary at or below addr; every unit's distance to it (its pad) is gathered with the
+  // sizes and added to every displacement (Segment::pads).
+  const unsigned long long pad = reinterpret_cast<uintptr_t>(addr) % 16;
+  std::vector<unsigned long long> all(2 * (size_t)t->size), sizes(t->size);
+  unsigned long long mine2[2] = {nbytes, pad};
+  DART_MPI(MPI_Allgather(mine2, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2,
                          MPI_UNSIGNED_LONG_LONG, t->comm), fn);
+  const unsigned long long mine = nbytes;
+  std::vector<uint64_t> pads(t->size);
+  bool padded_any = false;
+  for (int u = 0; u < t->size; ++u) {
+    sizes[u] = all[2 * (size_t)u];
+    pads[u] = all[2 * (size_t)u + 1];
+    padded_any = padded_any || pads[u] != 0;
+  }
   if (aligned) {
     for (int u = 0; u < t->size; ++u)
       if (sizes[u] != mine)
@@ -273,6 +322,7 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   s->local_base = static_cast<char *>(addr);
   s->local_size = nbytes;
   if (!aligned) s->sizes.assign(sizes.begin(), sizes.end());
+  if (padded_any) s->pads = std::move(pads);
   s->direct.assign(t->size, nullptr);
   s->direct[t->myid] = s->local_base;  // own memory: plain load/store
   // A team of one unit needs no window: its only unit reaches the memory by load/store
@@ -280,7 +330,8 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   // quirk single-process-no-window (quirks.h): Open MPI cannot create a window over a
   // one-process communicator at all.
   if (t->size > 1) {
-    DART_MPI(MPI_Win_create(addr, (MPI_Aint)nbytes, 1, MPI_INFO_NULL, t->comm, &s->win), fn);
+    DART_MPI(MPI_Win_create(static_cast<char *>(addr) - pad, (MPI_Aint)(nbytes + pad), 1,
+                            MPI_INFO_NULL, t->comm, &s->win), fn);
     if (dart_ret_t erc = set_window_errhandler(s->win, fn); erc != DART_OK) {
       MPI_Win_free(&s->win);
       return erc;
@@ -290,6 +341,7 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
       return mpi_fail(rc, fn, "MPI_Win_lock_all");
     }
   }
+  segment_note_model(s.get());
   store_segment(t, s.get());
   s.release();
   dart_gptr_t gp = DART_GPTR_NULL;
