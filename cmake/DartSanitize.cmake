@@ -1,5 +1,6 @@
-# DartSanitize.cmake: build everything (library, tests, Fortran bindings, examples) with a
-# sanitizer, and give every MPI test the sanitizer's runtime options.
+# DartSanitize.cmake: build the library, the Fortran bindings and the tests with a
+# sanitizer (examples and benchmarks are left out of a sanitizer tree), and give every MPI
+# test the sanitizer's runtime options.
 #
 #   -DDART_SANITIZE=address   AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer
 #                             included); scripts/setup.sh builds it in _build/<mpi>-asan
