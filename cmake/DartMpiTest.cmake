@@ -26,7 +26,8 @@
 # dart_add_mpi_test for <target> with the defaults given, overridden by the first line
 # of <source> that reads `<COMMENT> dart-test: ...`, e.g. `// dart-test: UNITS 1 2 UPN
 # none TIMEOUT 300 LABELS large`. Keywords: UNITS <n>..., UPN <none|k>..., TIMEOUT <sec>,
-# LABELS <l>..., ARGS <a>..., ASAN_OPTIONS <opt>..., FAKE_HOSTS, NO_FAKE_HOSTS. The fake-hosts run is added when
+# LABELS <l>..., ARGS <a>..., ENV <NAME=VALUE>..., ASAN_OPTIONS <opt>..., FAKE_HOSTS,
+# NO_FAKE_HOSTS. The fake-hosts run is added when
 # 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is.
 
 # How to launch: the flags and environment of each MPI are known in one place, the
@@ -222,7 +223,7 @@ endfunction()
 
 function(dart_add_mpi_test_from_source tgt src)
   cmake_parse_arguments(D "" "COMMENT;LABEL;TIMEOUT" "UNITS;UPN" ${ARGN})
-  set(asan "")
+  set(asan "")  # ASAN_OPTIONS and ENV, passed on as they are
   set(units ${D_UNITS})
   set(upn ${D_UPN})
   set(timeout ${D_TIMEOUT})
@@ -236,7 +237,7 @@ function(dart_add_mpi_test_from_source tgt src)
     string(REGEX REPLACE "${marker}[ \t]*" "" spec "${spec}")
     separate_arguments(spec UNIX_COMMAND "${spec}")
     cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS" "TIMEOUT"
-                          "UNITS;UPN;LABELS;ARGS;ASAN_OPTIONS" ${spec})
+                          "UNITS;UPN;LABELS;ARGS;ENV;ASAN_OPTIONS" ${spec})
     if(O_UNPARSED_ARGUMENTS)
       message(FATAL_ERROR
               "${src}: bad `${D_COMMENT} dart-test:` line, unknown: ${O_UNPARSED_ARGUMENTS}")
@@ -258,6 +259,9 @@ function(dart_add_mpi_test_from_source tgt src)
     endif()
     if(O_ASAN_OPTIONS)
       set(asan ASAN_OPTIONS ${O_ASAN_OPTIONS})
+    endif()
+    if(O_ENV)
+      list(APPEND asan ENV ${O_ENV})
     endif()
     if(O_FAKE_HOSTS)
       set(fake FAKE_HOSTS)

@@ -1,5 +1,6 @@
-# DartSanitize.cmake: build everything (library, tests, Fortran bindings, examples) with a
-# sanitizer, and give every MPI test the sanitizer's runtime options.
+# DartSanitize.cmake: build the library, the Fortran bindings and the tests with a
+# sanitizer (examples and benchmarks are left out of a sanitizer tree), and give every MPI
+# test the sanitizer's runtime options.
 #
 #   -DDART_SANITIZE=address   AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer
 #                             included); scripts/setup.sh builds it in _build/<mpi>-asan
@@ -25,7 +26,11 @@ if(DART_SANITIZE STREQUAL "address")
       # detect_leaks: LeakSanitizer at exit (on by default on x86_64; said explicitly).
       "ASAN_OPTIONS=halt_on_error=1:detect_leaks=1"
       "LSAN_OPTIONS=suppressions=${_dart_san_dir}/lsan.supp:print_suppressions=0"
-      "UBSAN_OPTIONS=suppressions=${_dart_san_dir}/ubsan.supp:print_stacktrace=1:halt_on_error=1")
+      "UBSAN_OPTIONS=suppressions=${_dart_san_dir}/ubsan.supp:print_stacktrace=1:halt_on_error=1"
+      # MPICH's hwloc loads its PCI plugin at MPI_Init and unloads it at MPI_Finalize,
+      # which leaves 1016 bytes that LSan reports from an unknown (unloaded) module, so no
+      # suppression line can name them (tests/sanitizers/lsan.supp); PCI discovery is off.
+      "HWLOC_COMPONENTS=-pci")
 elseif(DART_SANITIZE STREQUAL "thread")
   set(_dart_san_flags -fsanitize=thread -fno-omit-frame-pointer)
   # UCX_MEM_*: UCX's memory hooks (MPICH ch4:ucx) crash TSan's runtime at thread exit

@@ -171,6 +171,7 @@ dart_ret_t dart_barrier(dart_team_t team) {
   Team *t = nullptr;
   DART_TRY(get_team(team, fn, &t));
   std::atomic_thread_fence(std::memory_order_seq_cst);  // order direct stores before it
+  sync_separate_segments();  // separate model: local stores become public
   if (DART_LIKELY(!g->oversubscribed)) {
     DART_MPI(MPI_Barrier(t->comm), fn);
   } else {
@@ -181,6 +182,7 @@ dart_ret_t dart_barrier(dart_team_t team) {
     DART_MPI(MPI_Ibarrier(t->comm, &req), fn);
     DART_TRY(wait_backoff(&req, fn));
   }
+  sync_separate_segments();  // separate model: others' RMA before the barrier is loadable
   std::atomic_thread_fence(std::memory_order_seq_cst);
   return DART_OK;
 }

@@ -405,9 +405,6 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
     if (blocklen[i] == 0 || blocklen[i] > INT_MAX || offset[i] > INT_MAX)
       return fail(DART_ERR_INVAL, fn, "block %zu: length %zu / offset %zu out of range", i,
                   blocklen[i], offset[i]);
-    if (i > 0 && offset[i] < offset[i - 1] + blocklen[i - 1])
-      return fail(DART_ERR_INVAL, fn,
-                  "block %zu overlaps or precedes block %zu (offsets must increase)", i, i - 1);
     d->blocklens.push_back(blocklen[i]);
     d->offsets.push_back(offset[i]);
     d->pattern_elems += blocklen[i];
@@ -415,6 +412,14 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
     bl[i] = (int)blocklen[i];
     disp[i] = (int)offset[i];
   }
+  // Blocks may come in any order and overlap, as in MPI_Type_indexed: elements are taken
+  // in the order of the blocks. Overlapping blocks are fine where the type is read (the
+  // source of a put, the remote side of a get); transfers refuse it as a destination.
+  std::vector<size_t> order(count);
+  for (size_t i = 0; i < count; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t c) { return offset[a] < offset[c]; });
+  for (size_t i = 1; i < count; ++i)
+    if (offset[order[i]] < offset[order[i - 1]] + blocklen[order[i - 1]]) d->overlapping = true;
   MPI_Datatype idx;
   DART_MPI(MPI_Type_indexed((int)count, bl.data(), disp.data(), b.mpi_elem, &idx), fn);
   MPI_Datatype resized;

@@ -8,6 +8,7 @@
 // Each window gets one MPI_Win_lock_all epoch for its whole life.
 #include "internal.h"
 
+#include <algorithm>
 #include <climits>
 
 namespace dart {
@@ -241,7 +242,10 @@ Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement 
   return s;
 }
 
-void segment_store(Segment *s) { store_segment(s->team, s); }
+void segment_store(Segment *s) {
+  segment_note_model(s);
+  store_segment(s->team, s);
+}
 
 void segment_discard(Segment *s, const Agreement &a) {
   // Same order on every unit (the RMA window, then the shared one): collective frees.
@@ -270,8 +274,43 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
   return DART_OK;
 }
 
+// ---------------------------------------------------------------------------
+// memory model (docs/design.md, "Memory model")
+// ---------------------------------------------------------------------------
+namespace {
+std::mutex g_separate_mutex;
+std::vector<Segment *> g_separate;  // live segments with a separate-model window
+std::atomic<int> g_nseparate{0};
+
+bool win_separate(MPI_Win w) {
+  if (w == MPI_WIN_NULL) return false;
+  int *model = nullptr, flag = 0;
+  MPI_Win_get_attr(w, MPI_WIN_MODEL, &model, &flag);
+  return flag && model && *model == MPI_WIN_SEPARATE;
+}
+}  // namespace
+
+void segment_note_model(Segment *s) {
+  s->separate = g->cfg.force_separate || win_separate(s->win) || win_separate(s->shm_win);
+  if (!s->separate) return;
+  std::lock_guard<std::mutex> lock(g_separate_mutex);
+  g_separate.push_back(s);
+  g_nseparate.store((int)g_separate.size(), std::memory_order_release);
+}
+
+void sync_separate_segments() {
+  if (DART_LIKELY(g_nseparate.load(std::memory_order_acquire) == 0)) return;
+  std::lock_guard<std::mutex> lock(g_separate_mutex);
+  for (const Segment *s : g_separate) segment_sync(s);
+}
+
 dart_ret_t segment_free(Segment *s, const char *fn) {
   Team *t = s->team;
+  if (s->separate) {
+    std::lock_guard<std::mutex> lock(g_separate_mutex);
+    g_separate.erase(std::find(g_separate.begin(), g_separate.end(), s));
+    g_nseparate.store((int)g_separate.size(), std::memory_order_release);
+  }
   // Every step runs even after a failure (the segment goes away either way); the first
   // failure is the result.
   dart_ret_t rc = DART_OK;
@@ -307,13 +346,25 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   if (a.ok()) a.step(alloc_bytes(nelem, dtype, &nbytes, fn));
   if (a.ok() && addr == nullptr && nbytes > 0) a.step(fail(DART_ERR_INVAL, fn, "addr is NULL"));
   if (!a.ok()) nbytes = 0;
-  // A unit that has failed sends kFailed, so the others' size check skips it (and the
-  // agreement below names it).
+  // Quirk win-create-base-alignment (quirks.h): the window starts at the 16-byte
+  // boundary at or below addr; every unit's distance to it (its pad) is gathered with the
+  // sizes and added to every displacement (Segment::pads).
+  // A unit that has failed sends kFailed as its size, so the others' size check skips
+  // it (and the agreement below names it).
   constexpr unsigned long long kFailed = ~0ull;
-  std::vector<unsigned long long> sizes(t->size);
-  unsigned long long mine = a.ok() ? nbytes : kFailed;
-  DART_MPI(MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, sizes.data(), 1,
+  const unsigned long long pad = a.ok() ? reinterpret_cast<uintptr_t>(addr) % 16 : 0;
+  const unsigned long long mine = a.ok() ? nbytes : kFailed;
+  std::vector<unsigned long long> all(2 * (size_t)t->size), sizes(t->size);
+  unsigned long long mine2[2] = {mine, pad};
+  DART_MPI(MPI_Allgather(mine2, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2,
                          MPI_UNSIGNED_LONG_LONG, t->comm), fn);
+  std::vector<uint64_t> pads(t->size);
+  bool padded_any = false;
+  for (int u = 0; u < t->size; ++u) {
+    sizes[u] = all[2 * (size_t)u];
+    pads[u] = all[2 * (size_t)u + 1];
+    padded_any = padded_any || pads[u] != 0;
+  }
   if (aligned && a.ok()) {
     for (int u = 0; u < t->size && a.ok(); ++u)
       if (sizes[u] != mine && sizes[u] != kFailed)
@@ -333,6 +384,7 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   s->local_base = static_cast<char *>(addr);
   s->local_size = nbytes;
   if (!aligned) s->sizes.assign(sizes.begin(), sizes.end());
+  if (padded_any) s->pads = std::move(pads);
   s->direct.assign(t->size, nullptr);
   s->direct[t->myid] = s->local_base;  // own memory: plain load/store
   // A team of one unit needs no window: its only unit reaches the memory by load/store
@@ -341,7 +393,8 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   // one-process communicator at all.
   if (t->size > 1) {
     const bool ok = a.ok();
-    int rc = create_window(ok ? addr : nullptr, ok ? (MPI_Aint)nbytes : 0, t, &s->win);
+    int rc = create_window(ok ? static_cast<char *>(addr) - pad : nullptr,
+                           ok ? (MPI_Aint)(nbytes + pad) : 0, t, &s->win);
     if (rc != MPI_SUCCESS) {
       s->win = MPI_WIN_NULL;
       a.step(mpi_fail(rc, fn, "MPI_Win_create"));
@@ -363,6 +416,7 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
     segment_discard(s.release(), a);
     return rc;
   }
+  segment_note_model(s.get());
   store_segment(t, s.get());
   s.release();
   dart_gptr_t gp = DART_GPTR_NULL;

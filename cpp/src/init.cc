@@ -75,14 +75,18 @@ void build_config_string(State *s) {
   std::snprintf(buf, sizeof buf,
                 "DART-MPI %s; MPI: %s; thread level: %s; units: %d; nodes: %d%s; "
                 "windows: MPI_Win_allocate_shared per node + MPI_Win_create per team "
-                "(only when a team spans nodes), one lock_all epoch each; pool: %zu bytes "
-                "per unit; waits: %s",
+                "(only when a team spans nodes), one lock_all epoch each; memory model: %s; "
+                "pool: %zu bytes per unit; waits: %s",
                 dart_mpi_version(), first.c_str(), thread_level_name(s->thread_level),
                 s->size, s->nnodes,
                 s->cfg.units_per_node > 0
                     ? (" (DART_UNITS_PER_NODE=" + std::to_string(s->cfg.units_per_node) + ")")
                           .c_str()
                     : "",
+                s->cfg.force_separate ? "separate (DART_TEST_WIN_SEPARATE)"
+                : s->teams.get(DART_TEAM_ALL)->segment(DART_SEGMENT_LOCAL)->separate
+                    ? "separate"
+                    : "unified",
                 s->cfg.pool_size,
                 s->oversubscribed ? "sleep (more processes than cores)" : "yield");
   s->config_string = buf;

@@ -87,6 +87,9 @@ struct Config {
   int fault_site = -1;
   int fault_unit = -1;
   long fault_first = 1, fault_count = 1;
+  // DART_TEST_WIN_SEPARATE=1 (test-only, docs/design.md "Memory model"): every window is
+  // treated as MPI_WIN_SEPARATE, so the separate model's MPI_Win_sync path is tested.
+  bool force_separate = false;
 };
 dart_ret_t read_config(Config *cfg, const char *fn);
 
@@ -101,10 +104,13 @@ struct Datatype {
   bool owns_elem = false;  // mpi_elem is this type's own (custom types, types over them)
   // Strided: blocks of `blocklen` elements whose starts are `stride` elements apart.
   size_t stride = 0, blocklen = 0;
-  // Indexed: one pattern of blocks (blocklens[i] elements at element offset offsets[i]),
-  // repeated every `pattern_extent` elements; nelem must be a multiple of pattern_elems.
+  // Indexed: one pattern of blocks (blocklens[i] elements at element offset offsets[i],
+  // in any order), repeated every `pattern_extent` elements (the end of the furthest
+  // block); nelem must be a multiple of pattern_elems. `overlapping`: some blocks share
+  // elements (then the type cannot be the destination of a transfer).
   std::vector<size_t> blocklens, offsets;
   size_t pattern_elems = 0, pattern_extent = 0;
+  bool overlapping = false;
   MPI_Datatype mpi_pattern = MPI_DATATYPE_NULL;  // indexed pattern, resized to extent
   // Cache of committed MPI vector types for strided transfers, keyed by block count.
   // `users`: threads between mpi_layout and mpi_layout_done with the entry (issuing
@@ -344,8 +350,12 @@ struct Segment {
   std::vector<char *> direct;   // per team unit: load/store base, nullptr if not reachable
   std::vector<size_t> sizes;    // per team unit, only when !aligned
   // Per team unit: window displacement of DART offset 0, when `win` is the shared window
-  // and MPI's parts were not 64-byte aligned (globmem.cc); empty means all 0.
+  // and MPI's parts were not 64-byte aligned, or for registered memory not 16-byte
+  // aligned (quirk win-create-base-alignment; globmem.cc); empty means all 0.
   std::vector<uint64_t> pads;
+  // A window of the segment has MPI_WIN_SEPARATE memory (or DART_TEST_WIN_SEPARATE):
+  // load/store and RMA meet only through MPI_Win_sync (segment_sync).
+  bool separate = false;
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
   uint64_t pad_of(int unit) const { return pads.empty() ? 0 : pads[unit]; }
 };
@@ -524,6 +534,17 @@ dart_ret_t destroy_team(Team *t, const char *fn);
 // quirk ompi-rdma-shared-file where it applies. Returns the MPI return code.
 int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win);
 dart_ret_t segment_free(Segment *s, const char *fn);
+// Memory model: segment_note_model queries MPI_WIN_MODEL of a new segment's windows and
+// sets `separate`; segment_sync reconciles the public and private copies of a separate
+// segment's windows (after local stores, before local loads); sync_separate_segments
+// does it for every separate segment (around barriers). No-ops in the unified model.
+void segment_note_model(Segment *s);
+inline void segment_sync(const Segment *s) {
+  if (DART_LIKELY(!s->separate)) return;
+  if (s->win != MPI_WIN_NULL) MPI_Win_sync(s->win);
+  if (s->shm_win != MPI_WIN_NULL && s->shm_win != s->win) MPI_Win_sync(s->shm_win);
+}
+void sync_separate_segments();
 // Next free allocation segment id of a team (deterministic on every member).
 dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn);
 // The collective steps of a shared allocation of nbytes per unit (its windows and their

@@ -21,10 +21,10 @@ struct Xfer {
 };
 
 // Validates a transfer and resolves its target. `local_t` describes the local buffer,
-// `remote_t` the memory behind gptr.
+// `remote_t` the memory behind gptr; `put`: the remote side is written.
 inline dart_ret_t prepare(const dart_gptr_t &gp, const void *buf, size_t nelem,
-                          dart_datatype_t local_t, dart_datatype_t remote_t, const char *fn,
-                          Xfer *x) {
+                          dart_datatype_t local_t, dart_datatype_t remote_t, bool put,
+                          const char *fn, Xfer *x) {
   DART_TRY(check_init(fn));
   DART_TRY(check_type(local_t, fn, "local datatype", &x->local));
   DART_TRY(check_type(remote_t, fn, "remote datatype", &x->remote));
@@ -34,6 +34,10 @@ inline dart_ret_t prepare(const dart_gptr_t &gp, const void *buf, size_t nelem,
   if (DART_UNLIKELY(x->local->kind >= Datatype::Strided || x->remote->kind >= Datatype::Strided)) {
     DART_TRY(check_type_count(*x->local, nelem, fn));
     DART_TRY(check_type_count(*x->remote, nelem, fn));
+    // Two elements written to one place: MPI leaves the result undefined; DART refuses.
+    if ((put ? x->remote : x->local)->overlapping)
+      return fail(DART_ERR_INVAL, fn, "dst_type has overlapping blocks (allowed only in "
+                  "src_type: a destination element would be written twice)");
   }
   if (DART_UNLIKELY(buf == nullptr && nelem > 0))
     return fail(DART_ERR_INVAL, fn, "local buffer is NULL");
@@ -97,11 +101,15 @@ inline void copy_bytes(void *dst, const void *src, size_t n) {
   }
 }
 
+// Load/store into window memory: a separate-model window is synced after the stores and
+// before the loads (segment_sync, a no-op in the unified model).
 inline void fast_copy(const Fast &f, void *local, bool put) {
   if (put) {
     copy_bytes(f.direct, local, f.bytes);
     std::atomic_thread_fence(std::memory_order_release);
+    segment_sync(f.seg);
   } else {
+    segment_sync(f.seg);
     std::atomic_thread_fence(std::memory_order_acquire);
     copy_bytes(local, f.direct, f.bytes);
   }
@@ -116,10 +124,12 @@ inline void direct_put(const Xfer &x, const void *src) {
   if (x.nelem == 0) return;
   layout_copy(x.t.direct, *x.remote, static_cast<const char *>(src), *x.local, x.nelem);
   std::atomic_thread_fence(std::memory_order_release);
+  segment_sync(x.t.seg);
 }
 
 inline void direct_get(const Xfer &x, void *dst) {
   if (x.nelem == 0) return;
+  segment_sync(x.t.seg);
   std::atomic_thread_fence(std::memory_order_acquire);
   layout_copy(static_cast<char *>(dst), *x.local, x.t.direct, *x.remote, x.nelem);
 }
@@ -245,6 +255,7 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
       DART_MPI(MPI_Win_flush_local_all(t.win), fn);
       break;
   }
+  segment_sync(t.seg);  // separate model: completed RMA on own memory becomes loadable
   return DART_OK;
 }
 
@@ -276,7 +287,7 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
     return DART_OK;
   }
   Xfer x;
-  DART_TRY(prepare(gptr, buf, nelem, local_t, remote_t, fn, &x));
+  DART_TRY(prepare(gptr, buf, nelem, local_t, remote_t, Put, fn, &x));
   if (x.t.direct || x.nelem == 0) {  // nothing moves for nelem == 0: no MPI call
     if (Put) {
       direct_put(x, buf);

@@ -30,6 +30,10 @@ const QuirkInfo kQuirks[(unsigned)Quirk::kCount] = {
     {"ompi-rdma-shared-file", "Open MPI", {0, 0, 0}, {5, 0, 0},
      "osc/rdma names a window's shared-memory file after the communicator's context id, "
      "which sibling teams share; DART serializes MPI_Win_create per machine"},
+    {"win-create-base-alignment", "", {0, 0, 0}, {0, 0, 0},
+     "RMA on an MPI_Win_create window with a base not 16-byte aligned lands up to 15 bytes "
+     "too low (MPICH 4.0.2 ch4:ucx); DART aligns registered windows down and pads (on "
+     "every MPI)"},
 };
 
 int compare(const int a[3], const int b[3]) {

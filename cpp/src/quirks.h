@@ -37,6 +37,13 @@ enum class Quirk : unsigned {
   // creations take a per-machine lock word, acquired for a whole team at once or retried
   // (globmem.cc, create_window).
   OmpiRdmaSharedFile,
+  // MPICH 4.0.2 (ch4:ucx, Debian 12's): RMA on an MPI_Win_create window whose base is not
+  // 16-byte aligned reaches the base rounded down to 16 bytes (a put at displacement 0
+  // writes up to 15 bytes before the window; a get reads them). DART: the window over
+  // registered memory starts at the 16-byte boundary at or below the user's address and
+  // every displacement adds that unit's distance (globmem.cc). Harmless elsewhere, so
+  // applied on every MPI.
+  WinCreateBaseAlignment,
   kCount
 };
 

@@ -174,6 +174,82 @@ TEST(Datatypes, Indexed) {
   DART_EXPECT_OK(dart_type_destroy(&idx));
 }
 
+// Blocks out of order and overlapping, as MPI_Type_indexed allows: elements are taken in
+// the order of the blocks. Overlap is legal where the type is read (the source of a put,
+// the remote side of a get) and refused as a destination. The right neighbour is on the
+// same node (load/store path) or, with DART_UNITS_PER_NODE=1, reached by MPI RMA.
+TEST(Datatypes, IndexedUnorderedAndOverlapping) {
+  const int n = nunits(), me = myid();
+  const int right = (n > 0) ? (me + 1) % n : 0;
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 16, DART_TYPE_INT, &g));
+  dart_gptr_t mine = g, rg = g;
+  dart_gptr_setunit(&mine, DART_TEAM_UNIT_ID(me));
+  dart_gptr_setunit(&rg, DART_TEAM_UNIT_ID(right));
+  int *local = nullptr;
+  dart_gptr_getaddr(mine, reinterpret_cast<void **>(&local));
+  if (local)
+    for (int i = 0; i < 16; ++i) local[i] = -1;
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+
+  // Unordered: [5], [0 1], [3] -- 4 elements per pattern, extent 6.
+  const size_t ubl[3] = {1, 2, 1}, uoff[3] = {5, 0, 3};
+  const int upos[4] = {5, 0, 1, 3};
+  dart_datatype_t unord = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_INT, 3, ubl, uoff, &unord));
+  std::vector<int> src(8);
+  for (int k = 0; k < 8; ++k) src[k] = me * 100 + k;
+  DART_EXPECT_OK(dart_put_blocking(rg, src.data(), 8, DART_TYPE_INT, unord));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  const int left = (n > 0) ? (me + n - 1) % n : 0;
+  if (local) {
+    std::vector<int> expect(16, -1);
+    for (int k = 0; k < 8; ++k) expect[(k / 4) * 6 + upos[k % 4]] = left * 100 + k;
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(local[i], expect[i]) << "index " << i;
+  }
+  std::vector<int> back(8, 0);
+  DART_EXPECT_OK(dart_get_blocking(back.data(), rg, 8, unord, DART_TYPE_INT));
+  EXPECT_EQ(back, src);
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+
+  // Overlapping: [0 1 2], [1 2] -- 5 elements per pattern, extent 3.
+  const size_t obl[2] = {3, 2}, ooff[2] = {0, 1};
+  dart_datatype_t over = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_INT, 2, obl, ooff, &over));
+  if (local)
+    for (int i = 0; i < 16; ++i) local[i] = me * 1000 + i;
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  // Remote side of a get: elements 0 1 2 1 2 of each pattern.
+  std::vector<int> got(10, 0);
+  DART_EXPECT_OK(dart_get_blocking(got.data(), rg, 10, over, DART_TYPE_INT));
+  const int opos[5] = {0, 1, 2, 1, 2};
+  for (int k = 0; k < 10; ++k) EXPECT_EQ(got[k], right * 1000 + (k / 5) * 3 + opos[k % 5]) << k;
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  // Source of a put: a local pattern read with overlap into 5 contiguous remote ints.
+  const int three[3] = {7, 8, 9};
+  DART_EXPECT_OK(dart_put_blocking(rg, three, 5, over, DART_TYPE_INT));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  if (local) {
+    const int expect[5] = {7, 8, 9, 8, 9};
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(local[i], expect[i]) << "index " << i;
+  }
+  // As a destination (remote side of a put, local side of a get): refused, nothing moves.
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(rg, got.data(), 5, DART_TYPE_INT, over));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put(rg, got.data(), 5, DART_TYPE_INT, over));
+  std::vector<int> untouched(3, -7);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(untouched.data(), rg, 5, DART_TYPE_INT, over));
+  EXPECT_EQ(untouched, std::vector<int>(3, -7));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  if (local) {
+    const int expect[5] = {7, 8, 9, 8, 9};
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(local[i], expect[i]) << "after refused put, index " << i;
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+  DART_EXPECT_OK(dart_type_destroy(&over));
+  DART_EXPECT_OK(dart_type_destroy(&unord));
+}
+
 namespace {
 struct Rec {  // 24 bytes
   double a;

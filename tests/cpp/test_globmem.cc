@@ -676,3 +676,43 @@ TEST(GptrAddr, NodeAddressesOfPoolMemory) {
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   DART_EXPECT_OK(dart_memfree(g));
 }
+
+// Registered memory at every alignment (quirk win-create-base-alignment): with MPICH
+// 4.0.2 a put through an MPI_Win_create window whose base was not 16-byte aligned landed
+// up to 15 bytes before the user's buffer (found by test_hostile: it overwrote a stack
+// variable). Every unit registers 8 bytes at base + shift for shift 0..15 between guard
+// bytes; the others put into and get from it (MPI RMA: registered memory of another
+// unit is never reached by load/store); nothing outside the 8 bytes changes.
+TEST(GlobMem, RegisteredMemoryAtEveryAlignmentIsAccessedExactly) {
+  const int n = nunits(), me = myid();
+  alignas(64) unsigned char area[64];
+  for (int shift = 0; shift < 16; ++shift) {
+    std::memset(area, 0xEE, sizeof area);
+    unsigned char *mem = area + 16 + shift;
+    dart_gptr_t g = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_team_memregister(DART_TEAM_ALL, 8, DART_TYPE_BYTE, mem, &g));
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    const int right = (me + 1) % n;
+    dart_gptr_t rg = g;
+    dart_gptr_setunit(&rg, DART_TEAM_UNIT_ID(right));
+    const unsigned char src[8] = {1, 2, 3, 4, 5, 6, 7, (unsigned char)me};
+    if (n > 1) DART_EXPECT_OK(dart_put_blocking(rg, src, 8, DART_TYPE_BYTE, DART_TYPE_BYTE));
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    unsigned char back[8] = {};
+    if (n > 1) DART_EXPECT_OK(dart_get_blocking(back, rg, 8, DART_TYPE_BYTE, DART_TYPE_BYTE));
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    for (int i = 0; i < 64; ++i) {
+      const bool inside = i >= 16 + shift && i < 24 + shift;
+      if (!inside) {
+        EXPECT_EQ(area[i], 0xEE) << "shift " << shift << ": byte " << i - 16 - shift
+                                 << " outside the registered memory was written";
+      } else if (n > 1) {
+        EXPECT_EQ(area[i], i - 16 - shift < 7 ? i - 15 - shift : (me + n - 1) % n)
+            << "shift " << shift;
+      }
+    }
+    if (n > 1)
+      for (int i = 0; i < 8; ++i) EXPECT_EQ(back[i], i < 7 ? i + 1 : me) << "shift " << shift;
+    DART_EXPECT_OK(dart_team_memderegister(g));
+  }
+}

@@ -105,6 +105,18 @@ template <typename T> void all_to_all_put_get(Parts &p) {
 
 }  // namespace
 
+// Under DART_TEST_WIN_SEPARATE=1 (the .winsep runs) every window takes the separate
+// memory model's path; the configuration string says which model is in force.
+TEST(OneSided, MemoryModelInConfig) {
+  const std::string cfg = dart_config_string();
+  const char *forced = std::getenv("DART_TEST_WIN_SEPARATE");
+  if (forced != nullptr && std::string(forced) == "1") {
+    EXPECT_NE(cfg.find("memory model: separate (DART_TEST_WIN_SEPARATE)"), std::string::npos) << cfg;
+  } else {
+    EXPECT_NE(cfg.find("memory model: "), std::string::npos) << cfg;
+  }
+}
+
 TEST(OneSided, AllToAllEveryBasicType) {
   for (Mem m : kAllMem) {
     Parts p;

@@ -76,6 +76,19 @@ def test_collective_argument_errors_raise_on_every_unit(n, upn):
     check_scenario("errors.py", "collective_args", n, upn)
 
 
+HOSTILE = [(2, None), (2, 1)]
+
+
+@pytest.mark.parametrize("n,upn", HOSTILE, ids=ids(HOSTILE))
+def test_hostile_random_calls_raise_or_succeed(n, upn):
+    """A fixed-seed random sequence of ~1,650 calls with wrong dtypes, non-contiguous and
+    read-only arrays, out-of-range gptr arithmetic and pickled gptrs of freed memory: each
+    call succeeds or raises a documented exception, collectives fail on every unit alike,
+    and put/get still work after every round (scenarios/hostile.py prints the counts)."""
+    job = check_scenario("hostile.py", "hostile", n, upn, timeout=180)
+    assert "hostile dartpy calls per category" in job.stdout, job.describe()
+
+
 INTEROP = [(2, None), (3, 1)]
 
 
