@@ -113,7 +113,8 @@ inline dart_datatype_t dart_type(const std::vector<Run> &runs) {
   std::vector<size_t> len, off;
   for (const Run &r : runs) len.push_back(r.len), off.push_back(r.off);
   dart_datatype_t t;
-  BENCH_DART_CHECK(dart_type_create_indexed(DART_TYPE_DOUBLE, runs.size(), len.data(), off.data(), &t));
+  BENCH_DART_CHECK(
+      dart_type_create_indexed(DART_TYPE_DOUBLE, runs.size(), len.data(), off.data(), &t));
   return t;
 }
 

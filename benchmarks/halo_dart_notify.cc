@@ -58,6 +58,7 @@ class DartNotifyHalo : public halo::Exchange {
 
 }  // namespace
 
-HALO_REGISTER_MODES(dart_notify, "dart-notify", 5, halo::kBlocking, [](const halo::Geometry &g, bool) {
+HALO_REGISTER_MODES(dart_notify, "dart-notify", 5, halo::kBlocking,
+                    [](const halo::Geometry &g, bool) {
   return std::unique_ptr<halo::Exchange>(new DartNotifyHalo(g));
 });

@@ -40,8 +40,8 @@ def test_benchmark_suite_quick(tmp_path: Path):
         assert rows and all(r["mpi"] == "mpich" for r in rows), exp
     with open(out / "halo-mpich.csv") as fh:
         halo = {r["impl"] for r in csv.DictReader(fh)}
-    for impl in ("dart", "dart-nb", "dart-notify", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p", "mpi-p2p-nb",
-                 "dart-example", "dartpy"):
+    for impl in ("dart", "dart-nb", "dart-notify", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p",
+                 "mpi-p2p-nb", "dart-example", "dartpy"):
         assert impl in halo, impl
     # Every halo implementation reported a passed check (per case and placement), no
     # check failed, the examples' fields agreed, every ghost job checked its slots.
