@@ -108,6 +108,16 @@ inline MPI_Datatype mpi_type(const std::vector<Run> &runs) {
   return t;
 }
 
+// The DART indexed type of float64 over runs (absolute offsets): one face, count 1.
+inline dart_datatype_t dart_type(const std::vector<Run> &runs) {
+  std::vector<size_t> len, off;
+  for (const Run &r : runs) len.push_back(r.len), off.push_back(r.off);
+  dart_datatype_t t;
+  BENCH_DART_CHECK(
+      dart_type_create_indexed(DART_TYPE_DOUBLE, runs.size(), len.data(), off.data(), &t));
+  return t;
+}
+
 // Copy the elements of runs `from` (in block `src`) to runs `to` (in block `dst`); both
 // describe the same number of elements in the same order.
 inline void copy_runs(double *dst, const std::vector<Run> &to, const double *src,

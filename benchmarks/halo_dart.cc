@@ -17,7 +17,7 @@ class DartHalo : public halo::Exchange {
     BENCH_DART_CHECK(dart_gptr_getaddr(mine, &addr));
     base_ = static_cast<double *>(addr);
     for (const halo::Face &f : g.faces) {
-      Get x{f.peer, f.count(), type(f.src), type(f.dst)};
+      Get x{f.peer, f.count(), halo::dart_type(f.src), halo::dart_type(f.dst)};
       gets_.push_back(x);
     }
     handles_.resize(gets_.size(), DART_HANDLE_NULL);
@@ -53,13 +53,6 @@ class DartHalo : public halo::Exchange {
     long count;
     dart_datatype_t src, dst;
   };
-  static dart_datatype_t type(const std::vector<halo::Run> &runs) {
-    std::vector<size_t> len, off;
-    for (const halo::Run &r : runs) len.push_back(r.len), off.push_back(r.off);
-    dart_datatype_t t;
-    BENCH_DART_CHECK(dart_type_create_indexed(DART_TYPE_DOUBLE, runs.size(), len.data(), off.data(), &t));
-    return t;
-  }
   long size_;
   bool nb_;
   dart_gptr_t seg_ = DART_GPTR_NULL;

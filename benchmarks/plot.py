@@ -6,7 +6,8 @@ The kind of plot follows the `bench` column of the file: latency (log-log latenc
 bandwidth per placement), halo (IJNC 2017 Fig. 8 style: grouped bars of exchange + compute
 per iteration), ghost (time relative to mpi-p2p per size, EuroPVM/MPI 2004 Table 1 as
 bars), gups (GUPS per implementation and placement), nbi (initiation and completion
-time against size, PGAS'14 Figs. 10-11).
+time against size, PGAS'14 Figs. 10-11), notify (log-log latency of put + notification
+per placement).
 """
 
 import csv
@@ -138,24 +139,39 @@ def plot_gups(rows, png):
     fig.savefig(png, dpi=90)
 
 
-def plot_nbi(rows, png):
-    ops = ["put_init", "get_init", "put_complete", "get_complete"]
-    fig, axes = plt.subplots(1, 4, figsize=(18, 4.5))
-    for ax, op in zip(axes, ops):
-        sub = [r for r in rows if r["op"] == op]
-        for (impl, pl), pts in sorted(series(sub, lambda r: (r["impl"], r["placement"])).items()):
+def loglog_panels(rows, png, field, panels, key, ylabel, title, width):
+    """One log-log panel (us against bytes) per value of column `field`; a curve per
+    key(row) (a tuple whose first element is the impl: dart solid, others dashed)."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, 4.5), squeeze=False)
+    for ax, (value, name) in zip(axes[0], panels):
+        sub = [r for r in rows if r[field] == value]
+        for k, pts in sorted(series(sub, key).items()):
             ax.plot([p[0] for p in pts], [p[1] for p in pts],
-                    "-" if impl == "dart" else "--", marker="o", ms=3, label=f"{impl} {pl}")
-        ax.set(xscale="log", yscale="log", title=op, xlabel="bytes", ylabel="us (median)")
+                    "-" if k[0] == "dart" else "--", marker="o", ms=3, label=" ".join(k))
+        ax.set(xscale="log", yscale="log", title=name, xlabel="bytes", ylabel=ylabel)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle(title_of(rows) + ": initiation (DTIT) and completion time")
+    fig.suptitle(title_of(rows) + title)
     fig.tight_layout()
     fig.savefig(png, dpi=90)
 
 
+def plot_nbi(rows, png):
+    ops = ["put_init", "get_init", "put_complete", "get_complete"]
+    loglog_panels(rows, png, "op", [(op, op) for op in ops],
+                  lambda r: (r["impl"], r["placement"]), "us (median)",
+                  ": initiation (DTIT) and completion time", 18)
+
+
+def plot_notify(rows, png):
+    loglog_panels(rows, png, "placement", [(pl, f"placement {pl}") for pl in ("node", "remote")],
+                  lambda r: (r["impl"], r["op"]),
+                  "us per put + notification (median, half round trip)",
+                  ": notified access latency", 13)
+
+
 PLOTS = {"latency": plot_latency, "halo": plot_halo, "ghost": plot_ghost, "gups": plot_gups,
-         "nbi": plot_nbi}
+         "nbi": plot_nbi, "notify": plot_notify}
 
 
 def main(argv):

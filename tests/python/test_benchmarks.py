@@ -17,7 +17,7 @@ import pytest
 import launcher
 
 REPO = launcher.HERE.parent.parent
-EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "windows"]
+EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "windows"]
 
 
 @pytest.mark.mpi
@@ -40,8 +40,8 @@ def test_benchmark_suite_quick(tmp_path: Path):
         assert rows and all(r["mpi"] == "mpich" for r in rows), exp
     with open(out / "halo-mpich.csv") as fh:
         halo = {r["impl"] for r in csv.DictReader(fh)}
-    for impl in ("dart", "dart-nb", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p", "mpi-p2p-nb",
-                 "dart-example", "dartpy"):
+    for impl in ("dart", "dart-nb", "dart-notify", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p",
+                 "mpi-p2p-nb", "dart-example", "dartpy"):
         assert impl in halo, impl
     # Every halo implementation reported a passed check (per case and placement), no
     # check failed, the examples' fields agreed, every ghost job checked its slots.
@@ -51,7 +51,13 @@ def test_benchmark_suite_quick(tmp_path: Path):
     assert "identical fields, check passed" in log
     assert log.count("bench_ghost: every check passed") == 2
     assert "verification: 0 errors" in log
+    with open(out / "notify-mpich.csv") as fh:
+        notify = {(r["impl"], r["op"], r["placement"]) for r in csv.DictReader(fh)}
+    for pl in ("node", "remote"):
+        assert ("dart", "put_notify", pl) in notify, pl
+    assert ("shm", "put_flag", "node") in notify
     text = doc.read_text()
     assert "## Targets" in text and "perf/halo-mpich.png" in text
+    assert "dart put_notify <= 1.5x shm put_flag" in text
     for exp in EXPERIMENTS:
         assert (tmp_path / "perf" / f"{exp}-mpich.png").is_file()
