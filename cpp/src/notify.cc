@@ -164,13 +164,20 @@ dart_ret_t dart_notify_alloc(dart_team_t team, size_t n, dart_gptr_t *base) {
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(team, fn, &t));
-  if (base == nullptr) return fail(DART_ERR_INVAL, fn, "base is NULL");
-  if (n == 0) return fail(DART_ERR_INVAL, fn, "n must be at least 1");
-  if (n > SIZE_MAX / 2 / kCounterBytes) return fail(DART_ERR_INVAL, fn, "n %zu is too large", n);
-  int16_t segid;
-  DART_TRY(segment_new_id(t, &segid, fn));
+  // A bad argument on one unit fails on every unit: the checks' result goes into the
+  // allocation's agreement (segment_alloc_shared), as for dart_team_memalloc_aligned.
+  dart_ret_t local = DART_OK;
+  if (base == nullptr)
+    local = fail(DART_ERR_INVAL, fn, "base is NULL");
+  else if (n == 0)
+    local = fail(DART_ERR_INVAL, fn, "n must be at least 1");
+  else if (n > SIZE_MAX / 2 / kCounterBytes)
+    local = fail(DART_ERR_INVAL, fn, "n %zu is too large", n);
+  int16_t segid = 0;
+  if (local == DART_OK) local = segment_new_id(t, &segid, fn);
   Segment *s = nullptr;
-  DART_TRY(segment_alloc_shared(t, n * kCounterBytes, segid, &s, fn));
+  DART_TRY(segment_alloc_shared(t, local == DART_OK ? n * kCounterBytes : 0, segid, &s, fn,
+                                local));
   s->counters = true;
   std::memset(s->local_base, 0, n * kCounterBytes);
   std::atomic_thread_fence(std::memory_order_seq_cst);

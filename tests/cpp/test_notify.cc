@@ -310,6 +310,18 @@ TEST(Notify, BadInputs) {
   DART_EXPECT_OK(dart_team_memfree(buf));
 }
 
+// A bad argument on one unit only: every unit gets the error (none waits in the
+// allocation's collectives), and the next allocation works.
+TEST(Notify, AllocBadArgumentOnOneUnitFailsEverywhere) {
+  dart_global_unit_t me;
+  DART_EXPECT_OK(dart_myid(&me));
+  dart_gptr_t cnt = DART_GPTR_NULL;
+  const size_t n = me.id == 0 ? 0 : 1;  // unit 0 alone asks for zero counters
+  EXPECT_NE(dart_notify_alloc(DART_TEAM_ALL, n, &cnt), DART_OK);
+  DART_EXPECT_OK(dart_notify_alloc(DART_TEAM_ALL, 1, &cnt));
+  DART_EXPECT_OK(dart_notify_free(cnt));
+}
+
 // Counters of a sub-team (the even units): team-relative unit ids.
 TEST(Notify, SubTeam) {
   const int n = nunits(), me = myid();
