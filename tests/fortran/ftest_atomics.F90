@@ -122,6 +122,7 @@ program ftest_atomics
     dup = dup .or. count(all_tickets == i) /= 1
   end do
   call check(.not. dup, 'tickets 0 .. rounds*units-1 each drawn exactly once')
+  deallocate(all_tickets)  ! a main program's allocatables are never freed for us (LSan)
   call dart_barrier(DART_TEAM_ALL)
   call dart_fetch_and_op(slot, one64, old64, DART_OP_NO_OP, stat=stat)
   call check(stat == DART_OK .and. old64 == rounds * nunits, 'atomic read with DART_OP_NO_OP')

@@ -256,6 +256,7 @@ program ftest_teams
   call dart_group_destroy(u)
   call dart_group_destroy(c)
   call dart_group_destroy(empty)
+  deallocate(members)  ! a main program's allocatables are never freed for us (LSan)
   call ftest_finish()
 
 end program ftest_teams
