@@ -13,9 +13,12 @@
 # DART_SANITIZE=address|thread runs the C++ and Fortran tests (ctest) of the sanitizer
 # build _build/<mpi>-asan (ASan + UBSan) or _build/<mpi>-tsan (TSan) instead; dartpy is
 # not built with sanitizers, so the python suite is left out (and said so).
-# DART_CI_SANITIZERS=1 (set by .ci/run) adds, after the runs above, the CI's sanitizer
-# steps on MPICH: the C++ and Fortran tests at 2 units under ASan + UBSan, and the
-# threaded stress tests (ctest -R threads) under TSan. Every step prints how long it took.
+# The sanitizer steps follow the runs above, on MPICH: the C++ and Fortran tests at 2
+# units under ASan + UBSan, and the threaded stress tests (ctest -R threads) under TSan.
+# They are part of "every test" (a plain `bash scripts/test.sh`, which .ci/run runs);
+# DART_CI_SANITIZERS=0 leaves them out, =1 forces them. By default (auto) they run unless
+# the call selects a part: ctest arguments, DART_SANITIZE, or DART_MPIS/DART_TESTS
+# without mpich/cpp. Every step prints how long it took.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -129,7 +132,14 @@ for mpi in $MPIS; do
   run_step "$mpi" "$SANITIZE" "$SUITES" "$@"
 done
 
-if [[ ${DART_CI_SANITIZERS:-0} == 1 ]]; then
+san_steps=${DART_CI_SANITIZERS:-auto}
+if [[ $san_steps == auto ]]; then
+  san_steps=0
+  if (($# == 0)) && [[ -z $SANITIZE && " $MPIS " == *" mpich "* && " $SUITES " == *" cpp "* ]]; then
+    san_steps=1
+  fi
+fi
+if [[ $san_steps == 1 ]]; then
   # ASan + UBSan: the C++ and Fortran tests at 2 units (all node emulations).
   run_step mpich address cpp -L '^n2$' -L '^(cpp|fortran)$'
   # TSan: the threaded stress tests. Until one exists (its ctest name contains
