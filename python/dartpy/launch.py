@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 __all__ = ["FLAVORS", "Launcher", "Result", "clean_environ", "cpu_count", "detect_flavor",
-           "kill_group", "run"]
+           "job_processes", "kill_group", "run"]
 
 FLAVORS = ("mpich", "openmpi")
 
@@ -61,6 +61,20 @@ _KEEP = frozenset({"OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"})
 
 # Seconds a job gets between SIGTERM and SIGKILL, and to hand back its output after each.
 KILL_GRACE = 5.0
+
+
+def job_processes(units: int, units_per_node: int = 0, progress_per_node: int = 0) -> int:
+    """Processes to start for ``units`` DART units on one machine with
+    DART_UNITS_PER_NODE=``units_per_node`` (0: unset, one node) and
+    DART_PROGRESS_PER_NODE=``progress_per_node``: every (emulated) node adds its progress
+    processes, which are not units. dart_init's rule (cpp/src/progress.cc): a node's
+    processes in MPI_COMM_WORLD rank order are split into groups of units_per_node +
+    progress_per_node, and the last progress_per_node processes of each group serve it."""
+    if units < 1 or units_per_node < 0 or progress_per_node < 0:
+        raise ValueError(f"bad job shape: {units} units, {units_per_node} per node, "
+                         f"{progress_per_node} progress processes per node")
+    nodes = 1 if units_per_node == 0 else -(-units // units_per_node)
+    return units + nodes * progress_per_node
 
 
 def cpu_count() -> int:
