@@ -22,6 +22,7 @@
 #include "internal.h"
 
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 #include <signal.h>
 #include <unistd.h>
@@ -597,8 +598,21 @@ dart_ret_t progress_start(State *s, const char *fn) {
   auto align64 = [](void *q) {
     return reinterpret_cast<Control *>((reinterpret_cast<uintptr_t>(q) + 63) & ~uintptr_t(63));
   };
-  DART_MPI(MPI_Win_allocate_shared(is_p ? 0 : (MPI_Aint)(sizeof(Control) + 64), 1,
-                                   MPI_INFO_NULL, p->node_all, &base, &p->ctl_win), fn);
+  if (int arc = MPI_Win_allocate_shared(is_p ? 0 : (MPI_Aint)(sizeof(Control) + 64), 1,
+                                        MPI_INFO_NULL, p->node_all, &base, &p->ctl_win);
+      arc != MPI_SUCCESS) {
+    // Shared memory of MPI lives in /dev/shm, which containers often cap (64 MiB).
+    struct statvfs vfs;
+    const unsigned long long avail =
+        statvfs("/dev/shm", &vfs) == 0 ? (unsigned long long)vfs.f_bavail * vfs.f_frsize : 0;
+    mpi_fail(arc, fn, "MPI_Win_allocate_shared");
+    const std::string why = dart_error_detail();
+    return fail(DART_ERR_NOMEM, fn,
+                "the progress processes' control blocks (%zu bytes per unit) could not be "
+                "allocated in shared memory: %s; /dev/shm has %llu bytes free (containers "
+                "often cap it at 64 MiB: raise it, e.g. docker --shm-size)",
+                sizeof(Control) + 64, why.c_str(), avail);
+  }
   if (!is_p) {
     p->mine = align64(base);
     std::memset(static_cast<void *>(p->mine), 0, sizeof(Control));
