@@ -23,11 +23,13 @@
 namespace bench {
 
 // Progress processes per node of this run (0: off), read from dart_config_string()
-// ("progress: k per node"); 0 as well from a core that has no progress processes.
+// ("progress: k per node" / "progress: off": the first number after "progress" within
+// its item); 0 as well from a core that has no progress processes.
 inline int progress_per_node() {
-  const char *s = std::strstr(dart_config_string(), "progress: ");
-  int k = 0;
-  return s && std::sscanf(s, "progress: %d per node", &k) == 1 ? k : 0;
+  const char *s = std::strstr(dart_config_string(), "progress");
+  if (!s) return 0;
+  while (*s && *s != ';' && !(*s >= '0' && *s <= '9')) ++s;
+  return *s >= '0' && *s <= '9' ? std::atoi(s) : 0;
 }
 
 // A program started for progress processes (--progress) that runs without them: every
