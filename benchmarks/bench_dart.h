@@ -46,6 +46,20 @@ inline void skip_without_progress(const char *prog) {
   std::exit(0);
 }
 
+// dart_init (or dart_init_thread) returned rc: say so (with --progress a refusal is a
+// SKIP: the core says why it runs no progress processes), end MPI if it was started;
+// returns the exit status for main (0 for a skip).
+inline int init_failed(const char *prog, dart_ret_t rc, bool progress) {
+  std::printf("%s: %sdart_init failed: %s: %s\n", prog, progress ? "SKIP: " : "",
+              dart_strerror(rc), dart_error_detail());
+  std::fflush(stdout);
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (init && !fin) MPI_Finalize();
+  return progress ? 0 : 1;
+}
+
 // The units' communicator (DART_TEAM_ALL): MPI_COMM_WORLD also holds the progress
 // processes when they run, so no benchmark uses it after dart_init.
 inline MPI_Comm units_comm() {

@@ -249,10 +249,9 @@ void stats(std::vector<double> v, double *median, double *min) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (dart_init(&argc, &argv) != DART_OK) {
-    std::fprintf(stderr, "dart_init failed\n");
-    return 1;
-  }
+  const bool progress = std::find(argv, argv + argc, std::string("--progress")) != argv + argc;
+  if (dart_ret_t rc = dart_init(&argc, &argv); rc != DART_OK)
+    return bench::init_failed("bench_halo", rc, progress);
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   const Opts o = parse(argc, argv);
   if (o.progress) bench::skip_without_progress("bench_halo");

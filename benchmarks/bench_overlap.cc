@@ -363,15 +363,7 @@ int main(int argc, char **argv) {
   dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
   dart_ret_t rc = mode == "async-thread" ? dart_init_thread(&argc, &argv, &level)
                                          : dart_init(&argc, &argv);
-  if (rc != DART_OK) {
-    // With progress processes requested, a refusal is a skip (the core says why).
-    std::printf("bench_overlap: %sdart_init failed: %s: %s\n",
-                mode == "progress" ? "SKIP: " : "", dart_strerror(rc), dart_error_detail());
-    int init = 0;
-    MPI_Initialized(&init);
-    if (init) MPI_Finalize();
-    return mode == "progress" ? 0 : 1;
-  }
+  if (rc != DART_OK) return bench::init_failed("bench_overlap", rc, mode == "progress");
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   const Opts o = parse(argc, argv);
   if (o.mode == "progress") bench::skip_without_progress("bench_overlap");
