@@ -16,8 +16,8 @@
 // the job aborts before printing its rows. Rows: bench=halo, op=exchange|compute,
 // bytes = bytes of one unit's block interior, last column `case` = "3d-32" etc.
 // --progress: the job runs with progress processes (DART_PROGRESS_PER_NODE); the rows'
-// impl names get the suffix -progress, and without progress processes the program
-// prints a SKIP line and no rows. Everything runs on the units' communicator.
+// impl names get the suffix -progress, and a run without progress processes fails.
+// Everything runs on the units' communicator.
 
 #include "halo.h"
 #include "heat_common.h"
@@ -251,10 +251,10 @@ void stats(std::vector<double> v, double *median, double *min) {
 int main(int argc, char **argv) {
   const bool progress = std::find(argv, argv + argc, std::string("--progress")) != argv + argc;
   if (dart_ret_t rc = dart_init(&argc, &argv); rc != DART_OK)
-    return bench::init_failed("bench_halo", rc, progress);
+    return bench::init_failed("bench_halo", rc);
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   const Opts o = parse(argc, argv);
-  if (o.progress) bench::skip_without_progress("bench_halo");
+  if (o.progress) bench::require_progress("bench_halo");
   halo::Geometry g = geometry(o);
   std::vector<halo::Impl> impls = halo::registry();
   std::stable_sort(impls.begin(), impls.end(),

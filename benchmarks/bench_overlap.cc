@@ -28,7 +28,7 @@
 //                MPI_Win_allocate window over the units);
 //        progress  the same DART code as `dart-progress`; the job runs with
 //                DART_PROGRESS_PER_NODE=1 (benchmarks/run starts the extra processes);
-//                without progress processes the program prints a SKIP line, no rows;
+//                a run without progress processes fails;
 //        async-thread  the MPI code as `mpi-async-thread` under MPI_THREAD_MULTIPLE
 //                (the job runs with MPICH's MPIR_CVAR_ASYNC_PROGRESS=1).
 // Correctness: every case moves a pattern unique to the case; after the case the
@@ -363,10 +363,10 @@ int main(int argc, char **argv) {
   dart_thread_support_level_t level = DART_THREAD_MULTIPLE;
   dart_ret_t rc = mode == "async-thread" ? dart_init_thread(&argc, &argv, &level)
                                          : dart_init(&argc, &argv);
-  if (rc != DART_OK) return bench::init_failed("bench_overlap", rc, mode == "progress");
+  if (rc != DART_OK) return bench::init_failed("bench_overlap", rc);
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   const Opts o = parse(argc, argv);
-  if (o.mode == "progress") bench::skip_without_progress("bench_overlap");
+  if (o.mode == "progress") bench::require_progress("bench_overlap");
   if (o.mode == "async-thread" && level != DART_THREAD_MULTIPLE)
     bench::die("mpi-async-thread needs MPI_THREAD_MULTIPLE, which this MPI does not provide");
   {
