@@ -249,7 +249,6 @@ void stats(std::vector<double> v, double *median, double *min) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const bool progress = std::find(argv, argv + argc, std::string("--progress")) != argv + argc;
   if (dart_ret_t rc = dart_init(&argc, &argv); rc != DART_OK)
     return bench::init_failed("bench_halo", rc);
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
