@@ -16,7 +16,8 @@
 #   <name>.n3.upn2.prog1       3 in UNITS: DART_UNITS_PER_NODE=2, (2+1) + (1+1) processes
 # whatever UPN says (the placements are fixed). DART_TEST_PROGRESS (cache) selects them:
 # ALL (default), REDUCED (.n2.upn1.prog1 for every test, the other two only for the
-# tests named in DART_TEST_PROGRESS_FULL) or OFF (the default of a sanitizer build).
+# tests whose name matches a regex of DART_TEST_PROGRESS_FULL: the transfer, atomic, lock
+# and notification tests and the progress tests) or OFF (the default of a sanitizer build).
 # The progress variants carry the labels <flavor>, progress, prog1 and the test's own,
 # not n<units>/upn<k>: selections by those (e.g. the ASan step's -L ^n2$) stay as they were.
 # PROCESSORS (what a test reserves under ctest -j) is min(processes, cores of this
@@ -69,8 +70,9 @@ endif()
 set(DART_TEST_PROGRESS "${_dart_progress_default}" CACHE STRING
     "Progress-process test variants: ALL, REDUCED (see DART_TEST_PROGRESS_FULL) or OFF")
 set_property(CACHE DART_TEST_PROGRESS PROPERTY STRINGS ALL REDUCED OFF)
-set(DART_TEST_PROGRESS_FULL "" CACHE STRING
-    "With DART_TEST_PROGRESS=REDUCED: the tests (names before .n<units>) that keep all three progress placements")
+set(DART_TEST_PROGRESS_FULL
+    "^f?test_(onesided|atomics?|lock|notify|globmem)$;^prog_progress" CACHE STRING
+    "With DART_TEST_PROGRESS=REDUCED: regexes of the tests (names before .n<units>) that keep all three progress placements")
 
 # <out> = the PROCESSORS a test of <units> processes reserves: min(units, cores).
 function(dart_test_processors out units)
@@ -226,8 +228,13 @@ function(dart_add_mpi_test)
   endforeach()
   if(NOT ARG_NO_PROGRESS AND NOT DART_TEST_PROGRESS STREQUAL "OFF")
     set(full TRUE)
-    if(DART_TEST_PROGRESS STREQUAL "REDUCED" AND NOT ARG_NAME IN_LIST DART_TEST_PROGRESS_FULL)
+    if(DART_TEST_PROGRESS STREQUAL "REDUCED")
       set(full FALSE)
+      foreach(re IN LISTS DART_TEST_PROGRESS_FULL)
+        if(ARG_NAME MATCHES "${re}")
+          set(full TRUE)
+        endif()
+      endforeach()
     endif()
     if(2 IN_LIST ARG_UNITS)
       if(full)
