@@ -9,8 +9,19 @@
 #   <name>.n<units>            (UPN none or "")
 #   <name>.n<units>.upn<k>     DART_UNITS_PER_NODE=<k> on every rank
 #   <name>.n4.fakehosts        FAKE_HOSTS, MPICH only: two emulated hosts of 2 ranks each
-# PROCESSORS (what a test reserves under ctest -j) is min(units, cores of this machine):
-# dart_test_processors(<out> <units>) gives it to tests registered otherwise.
+# and, unless NO_PROGRESS, the progress placements (DART_PROGRESS_PER_NODE=1, label
+# `progress`; the job gets launch.py's job_processes(units, upn, 1) processes):
+#   <name>.n2.prog1            2 in UNITS: one node, 2 units + 1 progress process
+#   <name>.n2.upn1.prog1       2 in UNITS: DART_UNITS_PER_NODE=1, 2 x (1 unit + 1 progress)
+#   <name>.n3.upn2.prog1       3 in UNITS: DART_UNITS_PER_NODE=2, (2+1) + (1+1) processes
+# whatever UPN says (the placements are fixed). DART_TEST_PROGRESS (cache) selects them:
+# ALL (default), REDUCED (.n2.upn1.prog1 for every test, the other two only for the
+# tests whose name matches a regex of DART_TEST_PROGRESS_FULL: the transfer, atomic, lock
+# and notification tests and the progress tests) or OFF (the default of a sanitizer build).
+# The progress variants carry the labels <flavor>, progress, prog1 and the test's own,
+# not n<units>/upn<k>: selections by those (e.g. the ASan step's -L ^n2$) stay as they were.
+# PROCESSORS (what a test reserves under ctest -j) is min(processes, cores of this
+# machine): dart_test_processors(<out> <processes>) gives it to tests registered otherwise.
 # Command: ${MPIEXEC_EXECUTABLE} <flavor flags> [<env flags>] -n <units> <exe> <args>, the
 # flavor's flags and environment as python/dartpy/launch.py gives them (see below).
 # Labels added automatically: <flavor>, n<units>, upn<k>, fakehosts.
@@ -27,8 +38,10 @@
 # of <source> that reads `<COMMENT> dart-test: ...`, e.g. `// dart-test: UNITS 1 2 UPN
 # none TIMEOUT 300 LABELS large`. Keywords: UNITS <n>..., UPN <none|k>..., TIMEOUT <sec>,
 # LABELS <l>..., ARGS <a>..., ENV <NAME=VALUE>..., ASAN_OPTIONS <opt>..., FAKE_HOSTS,
-# NO_FAKE_HOSTS. The fake-hosts run is added when
-# 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is.
+# NO_FAKE_HOSTS, NO_PROGRESS. The fake-hosts run is added when
+# 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is. NO_PROGRESS leaves
+# out the progress variants: only for a test that cannot run with progress processes by
+# nature, with a comment saying why next to the line.
 
 # How to launch: the flags and environment of each MPI are known in one place, the
 # Python module python/dartpy/launch.py (also used by the Python tests, the %%dartrun
@@ -47,6 +60,19 @@ cmake_host_system_information(RESULT DART_HOST_CORES QUERY NUMBER_OF_LOGICAL_COR
 if(NOT DART_HOST_CORES OR DART_HOST_CORES LESS 1)
   set(DART_HOST_CORES 1)
 endif()
+
+# Which progress variants dart_add_mpi_test registers (see the top of this file).
+if(DART_SANITIZE)
+  set(_dart_progress_default OFF)  # the sanitizer steps keep their time budget
+else()
+  set(_dart_progress_default ALL)
+endif()
+set(DART_TEST_PROGRESS "${_dart_progress_default}" CACHE STRING
+    "Progress-process test variants: ALL, REDUCED (see DART_TEST_PROGRESS_FULL) or OFF")
+set_property(CACHE DART_TEST_PROGRESS PROPERTY STRINGS ALL REDUCED OFF)
+set(DART_TEST_PROGRESS_FULL
+    "^f?test_(onesided|atomics?|lock|notify|globmem)$;^prog_progress" CACHE STRING
+    "With DART_TEST_PROGRESS=REDUCED: regexes of the tests (names before .n<units>) that keep all three progress placements")
 
 # <out> = the PROCESSORS a test of <units> processes reserves: min(units, cores).
 function(dart_test_processors out units)
@@ -83,6 +109,26 @@ macro(_dart_launch_facts)
   include("${_dart_launch_file}")
 endmacro()
 
+# <out> = processes of a job of <units> units, DART_UNITS_PER_NODE <upn> (none: unset)
+# and <k> progress processes per node: launch.py's job_processes, asked once per shape.
+function(dart_job_processes out units upn k)
+  set(key "DART_JOB_PROCESSES_${units}_${upn}_${k}")
+  get_property(n GLOBAL PROPERTY ${key})
+  if(NOT n)
+    find_package(Python3 COMPONENTS Interpreter REQUIRED)
+    execute_process(
+      COMMAND "${Python3_EXECUTABLE}" "${_DART_LAUNCH_PY}" --processes-for ${units} ${upn} ${k}
+      OUTPUT_VARIABLE n ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 60
+      OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT rc EQUAL 0 OR NOT n MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "${_DART_LAUNCH_PY} --processes-for ${units} ${upn} ${k} "
+                          "failed (${rc}): ${n} ${err}")
+    endif()
+    set_property(GLOBAL PROPERTY ${key} ${n})
+  endif()
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
 # Flags that set NAME=VALUE on every rank (DART_LAUNCH_FORWARD with NAME and VALUE).
 function(_dart_mpi_env_flag out name value)
   _dart_launch_facts()
@@ -118,7 +164,7 @@ endfunction()
 
 function(dart_add_mpi_test)
   # PARSE_ARGV keeps empty list elements, so UPN "" 1 2 works as documented.
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "FAKE_HOSTS" "NAME;COMMAND;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "FAKE_HOSTS;NO_PROGRESS" "NAME;COMMAND;TIMEOUT"
                         "ARGS;UNITS;UPN;LABELS;ENV;ASAN_OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dart_add_mpi_test: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -172,31 +218,76 @@ function(dart_add_mpi_test)
   endif()
   list(REMOVE_DUPLICATES upn_list)
 
+  # The jobs, units:upn:k (k progress processes per node, 0: none): every (units, upn)
+  # pair, then the progress placements with DART_PROGRESS_PER_NODE=1.
+  set(jobs "")
   foreach(units IN LISTS ARG_UNITS)
-    # A job of more units than cores reserves all cores (and runs oversubscribed).
-    dart_test_processors(procs ${units})
     foreach(upn IN LISTS upn_list)
-      set(env_flags "")
-      set(env ${launch_env})
+      list(APPEND jobs ${units}:${upn}:0)
+    endforeach()
+  endforeach()
+  if(NOT ARG_NO_PROGRESS AND NOT DART_TEST_PROGRESS STREQUAL "OFF")
+    set(full TRUE)
+    if(DART_TEST_PROGRESS STREQUAL "REDUCED")
+      set(full FALSE)
+      foreach(re IN LISTS DART_TEST_PROGRESS_FULL)
+        if(ARG_NAME MATCHES "${re}")
+          set(full TRUE)
+        endif()
+      endforeach()
+    endif()
+    if(2 IN_LIST ARG_UNITS)
+      if(full)
+        list(APPEND jobs 2:none:1)
+      endif()
+      list(APPEND jobs 2:1:1)
+    endif()
+    if(3 IN_LIST ARG_UNITS AND full)
+      list(APPEND jobs 3:2:1)
+    endif()
+  endif()
+
+  foreach(job IN LISTS jobs)
+    string(REPLACE ":" ";" job "${job}")
+    list(GET job 0 units)
+    list(GET job 1 upn)
+    list(GET job 2 k)
+    set(name "${ARG_NAME}.n${units}")
+    set(env_flags "")
+    set(env ${launch_env})
+    set(nprocs ${units})
+    if(k EQUAL 0)
       set(labels ${DART_MPI_FLAVOR} n${units} ${ARG_LABELS})
-      if(upn STREQUAL "none")
-        set(name "${ARG_NAME}.n${units}")
-      else()
-        set(name "${ARG_NAME}.n${units}.upn${upn}")
-        _dart_mpi_env_flag(env_flags DART_UNITS_PER_NODE ${upn})
-        list(APPEND env DART_UNITS_PER_NODE=${upn})
+    else()
+      set(labels ${DART_MPI_FLAVOR} progress prog${k} ${ARG_LABELS})
+    endif()
+    if(NOT upn STREQUAL "none")
+      string(APPEND name ".upn${upn}")
+      _dart_mpi_env_flag(flag DART_UNITS_PER_NODE ${upn})
+      list(APPEND env_flags ${flag})
+      list(APPEND env DART_UNITS_PER_NODE=${upn})
+      if(k EQUAL 0)
         list(APPEND labels upn${upn})
       endif()
-      add_test(NAME ${name}
-        COMMAND "${MPIEXEC_EXECUTABLE}" ${launch_flags} ${env_flags}
-                ${np_flag} ${units} ${MPIEXEC_PREFLAGS}
-                "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
-      set_tests_properties(${name} PROPERTIES
-        PROCESSORS ${procs} TIMEOUT ${ARG_TIMEOUT} LABELS "${labels}")
-      if(env)
-        set_tests_properties(${name} PROPERTIES ENVIRONMENT "${env}")
-      endif()
-    endforeach()
+    endif()
+    if(k GREATER 0)
+      string(APPEND name ".prog${k}")
+      _dart_mpi_env_flag(flag DART_PROGRESS_PER_NODE ${k})
+      list(APPEND env_flags ${flag})
+      list(APPEND env DART_PROGRESS_PER_NODE=${k})
+      dart_job_processes(nprocs ${units} ${upn} ${k})
+    endif()
+    # A job of more processes than cores reserves all cores (and runs oversubscribed).
+    dart_test_processors(procs ${nprocs})
+    add_test(NAME ${name}
+      COMMAND "${MPIEXEC_EXECUTABLE}" ${launch_flags} ${env_flags}
+              ${np_flag} ${nprocs} ${MPIEXEC_PREFLAGS}
+              "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
+    set_tests_properties(${name} PROPERTIES
+      PROCESSORS ${procs} TIMEOUT ${ARG_TIMEOUT} LABELS "${labels}")
+    if(env)
+      set_tests_properties(${name} PROPERTIES ENVIRONMENT "${env}")
+    endif()
   endforeach()
 
   # Two emulated hosts on one machine, nodeA with ranks 0,1 and nodeB with ranks 2,3:
@@ -230,13 +321,14 @@ function(dart_add_mpi_test_from_source tgt src)
   set(labels ${D_LABEL})
   set(args "")
   set(fake "")
+  set(noprog "")
   set(marker "^[ \t]*${D_COMMENT}[ \t]*dart-test:")
   file(STRINGS "${src}" spec REGEX "${marker}")
   if(spec)
     list(GET spec 0 spec)  # the first such line counts
     string(REGEX REPLACE "${marker}[ \t]*" "" spec "${spec}")
     separate_arguments(spec UNIX_COMMAND "${spec}")
-    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS" "TIMEOUT"
+    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS;NO_PROGRESS" "TIMEOUT"
                           "UNITS;UPN;LABELS;ARGS;ENV;ASAN_OPTIONS" ${spec})
     if(O_UNPARSED_ARGUMENTS)
       message(FATAL_ERROR
@@ -269,6 +361,9 @@ function(dart_add_mpi_test_from_source tgt src)
     if(O_NO_FAKE_HOSTS)
       set(fake NO)
     endif()
+    if(O_NO_PROGRESS)
+      set(noprog NO_PROGRESS)
+    endif()
   endif()
   if(fake STREQUAL "")
     if(4 IN_LIST units)
@@ -279,5 +374,5 @@ function(dart_add_mpi_test_from_source tgt src)
   endif()
   dart_add_mpi_test(NAME ${tgt} COMMAND ${tgt} ARGS ${args}
                     UNITS ${units} UPN ${upn} TIMEOUT ${timeout} LABELS ${labels} ${fake}
-                    ${asan})
+                    ${noprog} ${asan})
 endfunction()

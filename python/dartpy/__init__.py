@@ -151,6 +151,11 @@ def init(*, abort_on_exception: Optional[bool] = None,
     Reuses an MPI that is already initialized (e.g. by ``import mpi4py.MPI``); otherwise
     initializes MPI with ``thread_level`` ('single', 'funneled', 'serialized' (default) or
     'multiple') and finalizes it only at interpreter exit, so init/exit may cycle.
+    With progress processes (DART_PROGRESS_PER_NODE > 0) DART starts MPI itself
+    (MULTIPLE requested) and refuses an MPI started before (DartError); dart.exit() then
+    finalizes MPI, so init cannot cycle, and a progress process never returns from init().
+    MPI_COMM_WORLD then also holds the progress processes: use ``dart.TEAM_ALL``'s
+    communicator (``Team.comm``) for the program's own MPI calls.
     ``abort_on_exception`` (default: on unless DARTPY_NO_ABORT_ON_EXCEPTION=1) installs
     sys/threading excepthooks that abort the job after an uncaught exception when more
     than one unit runs.

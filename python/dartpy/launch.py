@@ -9,6 +9,15 @@ plain script from a source tree::
     python3 python/dartpy/launch.py --mpi openmpi -n 4 --timeout 60 -- ./app args
     python3 python/dartpy/launch.py --mpi mpich --dry-run -n 2 --env DART_UNITS_PER_NODE=1 -- ./app
     python3 python/dartpy/launch.py --mpi openmpi --print-cmake
+    python3 python/dartpy/launch.py --mpi mpich -n 2 --progress 1 --env DART_UNITS_PER_NODE=1 -- ./app
+    python3 python/dartpy/launch.py --processes-for 3 2 1
+
+Progress processes (``--progress K``): ``-n`` then counts DART units, not processes.
+launch.py sets DART_PROGRESS_PER_NODE=K on every rank and starts
+``job_processes(n, upn, K)`` processes, where upn is the DART_UNITS_PER_NODE given with
+``--env`` (none: the machine is one node). ``--processes-for UNITS UPN K`` only prints
+that number (UPN 0 or ``none``: no emulation); CMake's test registration asks it once
+per job shape.
 
 What each MPI needs (Debian 12: MPICH 4.0 with hydra, Open MPI 4.1):
 
@@ -282,7 +291,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "with the flags and environment it needs (see the module documentation).")
     p.add_argument("--mpi", choices=FLAVORS, help="MPI flavor (default: asked from --mpiexec)")
     p.add_argument("--mpiexec", help="launcher (default: mpiexec.<flavor> on PATH)")
-    p.add_argument("-n", type=int, default=1, help="number of processes (default 1)")
+    p.add_argument("-n", type=int, default=1,
+                   help="number of processes (default 1); with --progress: of DART units")
+    p.add_argument("--progress", type=int, default=None, metavar="K",
+                   help="K progress processes per (emulated) node: sets "
+                   "DART_PROGRESS_PER_NODE=K and starts job_processes(n, upn, K) processes")
+    p.add_argument("--processes-for", nargs=3, metavar=("UNITS", "UPN", "K"),
+                   help="print job_processes(UNITS, UPN, K) and exit (UPN 0 or none: "
+                   "no node emulation)")
     p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
                    help="set a variable on every rank (repeatable)")
     p.add_argument("--timeout", type=float, default=None,
@@ -292,6 +308,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    help="print the launch facts as CMake code (cmake/DartMpiTest.cmake)")
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- PROGRAM [ARGS...]")
     a = p.parse_args(argv)
+    if a.processes_for:
+        units, upn, k = a.processes_for
+        try:
+            print(job_processes(int(units), 0 if upn == "none" else int(upn), int(k)))
+        except ValueError as e:
+            p.error(f"--processes-for: {e}")
+        return 0
     try:
         launcher = Launcher.of(a.mpi, a.mpiexec)
     except ValueError as e:
@@ -308,7 +331,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not sep or not name:
             p.error(f"--env wants NAME=VALUE, not {item!r}")
         env_vars[name] = value
-    cmd = launcher.command(a.n, prog, env_vars)
+    nprocs = a.n
+    if a.progress is not None:
+        upn = env_vars.get("DART_UNITS_PER_NODE", "").strip()
+        try:
+            nprocs = job_processes(a.n, int(upn) if upn else 0, a.progress)
+        except ValueError as e:
+            p.error(f"--progress: {e}")
+        env_vars["DART_PROGRESS_PER_NODE"] = str(a.progress)
+    cmd = launcher.command(nprocs, prog, env_vars)
     if a.dry_run:
         print(shlex.join(cmd))
         return 0

@@ -3,6 +3,8 @@
 #include "core.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
 
 namespace dartpy {
@@ -14,8 +16,9 @@ bool is_initialized() { return dart_initialized(); }
 namespace {
 
 bool g_mpi_started = false;  // this module called MPI_Init_thread
-// dartpy's own duplicate of MPI_COMM_WORLD for the exit check (exit_or_abort): its barrier
-// can match no collective of DART or of the program.
+// dartpy's own duplicate of the units' communicator (DART_TEAM_ALL's; MPI_COMM_WORLD also
+// holds any progress processes) for the exit check (exit_or_abort): its barrier can match
+// no collective of DART or of the program.
 MPI_Comm g_exit_comm = MPI_COMM_NULL;
 
 // The MPI thread level of a name (the names are the core's: dart_mpi_thread_level_name).
@@ -29,8 +32,18 @@ int thread_level_from(py::handle h) {
                         "'serialized' or 'multiple', not '" + s + "'");
 }
 
+// Whether DART_PROGRESS_PER_NODE asks for progress processes (set, and not 0). Read here
+// only because it decides, before dart_init, who starts MPI: dart_init refuses progress
+// processes in an MPI started before it. The core reads and checks the value.
+bool progress_requested() {
+  const char *v = std::getenv("DART_PROGRESS_PER_NODE");
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+
 // Initializes MPI here when nobody did, so that dart.exit() never finalizes it and
-// dart.init()/dart.exit() can cycle; MPI_Finalize runs at interpreter exit. Whether DART
+// dart.init()/dart.exit() can cycle; MPI_Finalize runs at interpreter exit. With progress
+// processes dart_init_thread starts MPI itself (MULTIPLE requested; DART refuses an MPI
+// started before it), so dart.exit() finalizes MPI and init cannot cycle. Whether DART
 // is already initialized or MPI already finalized is dart_init's to report.
 int init_impl(bool thread_multiple, py::handle thread_level) {
   const char *fn = thread_multiple ? "dart_init_thread" : "dart_init";
@@ -43,16 +56,21 @@ int init_impl(bool thread_multiple, py::handle thread_level) {
   dart_thread_support_level_t level = DART_THREAD_SINGLE;
   {
     Nogil ng;
-    if (!inited && !finalized) {
+    const bool dart_starts_mpi = !inited && !finalized && progress_requested();
+    if (!inited && !finalized && !dart_starts_mpi) {
       int provided = 0;
       mrc = MPI_Init_thread(nullptr, nullptr, requested, &provided);
       if (mrc == MPI_SUCCESS) g_mpi_started = true;
     }
+    dart_thread_support_level_t started = DART_THREAD_SINGLE;
     if (mrc == MPI_SUCCESS)
       rc = thread_multiple ? dart_init_thread(nullptr, nullptr, &level)
-                           : dart_init(nullptr, nullptr);
-    if (rc == DART_OK && mrc == MPI_SUCCESS && g_exit_comm == MPI_COMM_NULL)
-      MPI_Comm_dup(MPI_COMM_WORLD, &g_exit_comm);  // collective, like dart_init
+           : dart_starts_mpi ? dart_init_thread(nullptr, nullptr, &started)
+                             : dart_init(nullptr, nullptr);
+    MPI_Comm units = MPI_COMM_NULL;
+    if (rc == DART_OK && mrc == MPI_SUCCESS && g_exit_comm == MPI_COMM_NULL &&
+        dart_team_comm(DART_TEAM_ALL, &units) == DART_OK)
+      MPI_Comm_dup(units, &g_exit_comm);  // collective over the units, like dart_init
   }
   if (mrc != MPI_SUCCESS) {
     char text[MPI_MAX_ERROR_STRING + 1] = "";

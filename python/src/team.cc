@@ -80,7 +80,8 @@ Team create(dart_team_t parent, dart_group_t g, Deferred &local) {
   return Team{nt};
 }
 
-// A DART group of the processes of an MPI communicator (MPI_COMM_WORLD ranks). Owns it.
+// A DART group of the processes of an MPI communicator (their ranks in the units'
+// communicator, DART_TEAM_ALL's, are their unit ids). Owns it.
 struct CommGroup {
   dart_group_t g = DART_GROUP_NULL;
   ~CommGroup() {
@@ -101,19 +102,21 @@ void group_of_comm(py::handle comm, CommGroup &out) {
                                             "communicator of this MPI");
   std::vector<int> ranks(n), world(n);
   for (int i = 0; i < n; ++i) ranks[i] = i;
-  int mrc = MPI_Comm_group(MPI_COMM_WORLD, &wg);
+  MPI_Comm all = MPI_COMM_NULL;
+  check(dart_team_comm(DART_TEAM_ALL, &all), "dart_team_comm");
+  int mrc = MPI_Comm_group(all, &wg);
   if (mrc == MPI_SUCCESS)
     mrc = MPI_Group_translate_ranks(cg, n, ranks.data(), wg, world.data());
   MPI_Group_free(&cg);
   if (wg != MPI_GROUP_NULL) MPI_Group_free(&wg);
   if (mrc != MPI_SUCCESS)
-    throw py::value_error(std::string(fn) + ": the processes of 'comm' cannot be found in "
-                                            "MPI_COMM_WORLD");
+    throw py::value_error(std::string(fn) + ": the processes of 'comm' cannot be found "
+                                            "among the units (DART_TEAM_ALL)");
   check(dart_group_create(&out.g), "dart_group_create");
   for (int w : world) {
     if (w == MPI_UNDEFINED)
-      throw py::value_error(std::string(fn) + ": 'comm' has processes outside "
-                                              "MPI_COMM_WORLD");
+      throw py::value_error(std::string(fn) + ": 'comm' has processes that are not DART "
+                                              "units (outside DART_TEAM_ALL)");
     check(dart_group_addmember(out.g, dart_global_unit_t{w}), "dart_group_addmember");
   }
 }

@@ -1,7 +1,8 @@
 // Shared main of every tests/cpp/test_*.cc executable.
 //
 // MPI_Init_thread (MULTIPLE requested, whatever is granted is accepted), then dart_init
-// once; all tests run on every unit in the same order. Only rank 0 keeps gtest's default
+// once (with progress processes, DART_PROGRESS_PER_NODE > 0, dart_init_thread starts MPI
+// itself: prog::init_dart); all tests run on every unit in the same order. Only rank 0 keeps gtest's default
 // printer; every rank with a failure prints its rank and the failing test through a
 // listener (no collectives in listeners). The local results are reduced (max) so every
 // rank exits with the same code.
@@ -9,6 +10,8 @@
 #include <mpi.h>
 
 #include <dash/dart/if/dart.h>
+
+#include "prog_common.h"
 
 #include <cstdio>
 #include <string>
@@ -48,17 +51,8 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char **argv) {
-  int provided = MPI_THREAD_SINGLE;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  g_rank = prog::init_dart(&argc, &argv);  // the unit id; a failure ends the job
   ::testing::InitGoogleTest(&argc, argv);
-
-  dart_ret_t rc = dart_init(&argc, &argv);
-  if (rc != DART_OK) {
-    std::fprintf(stderr, "[rank %d] dart_init failed: %d (%s): %s\n", g_rank, (int)rc,
-                 dart_strerror(rc), dart_error_detail());
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
 
   ::testing::TestEventListeners &listeners = ::testing::UnitTest::GetInstance()->listeners();
   if (g_rank != 0) delete listeners.Release(listeners.default_result_printer());
@@ -66,11 +60,11 @@ int main(int argc, char **argv) {
 
   int local = RUN_ALL_TESTS();
   int global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, prog::comm());
   if (g_rank == 0 && global != 0 && local == 0)
     std::fprintf(stderr, "[rank 0] some other rank failed (see the [rank N] lines)\n");
 
-  rc = dart_exit();
+  dart_ret_t rc = dart_exit();
   if (rc != DART_OK) {
     std::fprintf(stderr, "[rank %d] dart_exit failed: %d (%s): %s\n", g_rank, (int)rc,
                  dart_strerror(rc), dart_error_detail());

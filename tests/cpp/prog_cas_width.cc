@@ -79,8 +79,7 @@ template <typename T> void fao_acc_one(int target, int s, dart_datatype_t dt) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  prog::init_mpi(&argc, &argv);
-  CHECK_OK(dart_init(&argc, &argv));
+  prog::init_dart(&argc, &argv);
   dart_global_unit_t u{-1};
   size_t nu = 0;
   dart_myid(&u);
@@ -140,7 +139,7 @@ int main(int argc, char **argv) {
   long long mine = big<long long>(10 + me), none = -1LL, old = 0;
   CHECK_OK(dart_compare_and_swap(e, &mine, &none, &old, DART_TYPE_LONGLONG));
   int won = old == -1LL ? 1 : 0, winners = 0;
-  MPI_Allreduce(&won, &winners, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&won, &winners, 1, MPI_INT, MPI_SUM, prog::comm());
   CHECK(winners == 1);
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   long long final_v = read<long long>(e, DART_TYPE_LONGLONG);
@@ -149,10 +148,5 @@ int main(int argc, char **argv) {
 
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   CHECK_OK(dart_team_memfree(g));
-  int rc = prog::finish("prog_cas_width");
-  CHECK_OK(dart_exit());
-  int fin = 0;
-  MPI_Finalized(&fin);
-  if (!fin) MPI_Finalize();
-  return rc;
+  return prog::end("prog_cas_width");
 }

@@ -21,9 +21,8 @@ size_t first_bad(const double *p, size_t n, int unit, int round) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  prog::init_mpi(&argc, &argv);
   setenv("DART_TRANSFER_CHUNK", "1000", 1);
-  CHECK_OK(dart_init(&argc, &argv));
+  prog::init_dart(&argc, &argv);
   dart_global_unit_t me{-1};
   size_t nu = 0;
   dart_myid(&me);
@@ -153,8 +152,5 @@ int main(int argc, char **argv) {
 
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   CHECK_OK(dart_team_memfree(g));
-  CHECK_OK(dart_exit());
-  int r = prog::finish("prog_chunking");
-  MPI_Finalize();
-  return r;
+  return prog::end("prog_chunking");
 }

@@ -28,7 +28,7 @@ long long rss_bytes() {
 
 long long max_over_units(long long v) {
   long long out = v;
-  MPI_Allreduce(&v, &out, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&v, &out, 1, MPI_LONG_LONG, MPI_MAX, prog::comm());
   return out;
 }
 
@@ -52,8 +52,7 @@ void report(const char *phase, int cycles, int probe, double t0, double t1, long
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int rank = prog::init_mpi(&argc, &argv);
-  CHECK_OK(dart_init(&argc, &argv));
+  const int rank = prog::init_dart(&argc, &argv);
   dart_global_unit_t me{-1};
   size_t n = 0;
   dart_myid(&me);
@@ -142,8 +141,5 @@ int main(int argc, char **argv) {
                   t1 - t0, mixed / (t1 - t0));
   }
 
-  CHECK_OK(dart_exit());
-  int r = prog::finish("prog_cycles_rss");
-  MPI_Finalize();
-  return r;
+  return prog::end("prog_cycles_rss");
 }

@@ -8,7 +8,9 @@
 // after 2048), and the runtime stays usable (an allocation with put/get afterwards).
 //
 // The program initializes MPI itself and cycles dart_init/dart_exit, one cycle per case
-// with DART_FAULT set before dart_init (the hook reads it there, config.cc).
+// with DART_FAULT set before dart_init (the hook reads it there, config.cc). With
+// progress processes (DART_PROGRESS_PER_NODE) DART refuses an MPI started before it: the
+// program checks that refusal instead.
 #include "prog_common.h"
 
 #include <cstdio>
@@ -288,6 +290,7 @@ void one_unit_bad_arguments(int victim) {
 
 int main(int argc, char **argv) {
   g_rank = prog::init_mpi(&argc, &argv);
+  if (prog::progress_per_node() > 0) return prog::check_progress_refused("prog_faults", &argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   g_start = MPI_Wtime();
   const int last = g_size - 1;

@@ -1,6 +1,7 @@
 // dart_init / dart_exit cycles inside one MPI lifetime: the program initializes MPI
 // itself, DART must neither finalize it nor leave state behind; calls outside a
-// DART lifetime return DART_ERR_NOTINIT.
+// DART lifetime return DART_ERR_NOTINIT. With progress processes (DART_PROGRESS_PER_NODE)
+// DART refuses an MPI started before it: the program checks that refusal instead.
 #include "prog_common.h"
 
 #include <string>
@@ -99,6 +100,10 @@ void malformed_environment(int *argc, char ***argv) {
 
 int main(int argc, char **argv) {
   prog::init_mpi(&argc, &argv);
+  if (prog::progress_per_node() > 0) {
+    calls_outside_lifetime();
+    return prog::check_progress_refused("prog_init_cycles", &argc, &argv);
+  }
 
   calls_outside_lifetime();  // before the first dart_init
   const int cycles = 20;

@@ -42,19 +42,18 @@ std::vector<size_t> samples(size_t n) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const int rank = prog::init_mpi(&argc, &argv);
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rank = prog::init_dart(&argc, &argv);
+  size_t units = 1;
+  CHECK_OK(dart_size(&units));
+  const int size = (int)units;
   long long avail = mem_available_kib();
   long long min_avail = avail;
-  MPI_Allreduce(&avail, &min_avail, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&avail, &min_avail, 1, MPI_LONG_LONG, MPI_MIN, prog::comm());
   if (min_avail < (12LL << 20)) {
     if (rank == 0)
       std::printf("SKIP prog_large: MemAvailable %lld KiB < 12 GiB\n", min_avail);
-    MPI_Finalize();
-    return 0;
+    return prog::end("prog_large");
   }
-  CHECK_OK(dart_init(&argc, &argv));
   const int me = rank, n = size, target = 1 % n;
   double t0 = MPI_Wtime();
 
@@ -142,8 +141,5 @@ int main(int argc, char **argv) {
     if (rank == 0) std::printf("collective 2^28+3 doubles: total %.1f s\n", MPI_Wtime() - t0);
   }
 
-  CHECK_OK(dart_exit());
-  int r = prog::finish("prog_large");
-  MPI_Finalize();
-  return r;
+  return prog::end("prog_large");
 }

@@ -10,10 +10,9 @@
 #include <chrono>
 
 int main(int argc, char **argv) {
-  prog::init_mpi(&argc, &argv);
+  prog::init_dart(&argc, &argv);
   long N = 10000;
   if (argc > 1) N = std::strtol(argv[1], nullptr, 10);
-  CHECK_OK(dart_init(&argc, &argv));
   dart_global_unit_t u{-1};
   size_t nu = 0;
   dart_myid(&u);
@@ -57,7 +56,7 @@ int main(int argc, char **argv) {
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   double slowest = 0;
-  MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, prog::comm());
 
   long final_v = -1;
   CHECK_OK(dart_get_blocking(&final_v, g, 1, DART_TYPE_LONG, DART_TYPE_LONG));
@@ -72,10 +71,5 @@ int main(int argc, char **argv) {
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   CHECK_OK(dart_team_memfree(g));
   CHECK_OK(dart_team_lock_destroy(&lock));
-  int rc = prog::finish("prog_lock_counter");
-  CHECK_OK(dart_exit());
-  int fin = 0;
-  MPI_Finalized(&fin);
-  if (!fin) MPI_Finalize();
-  return rc;
+  return prog::end("prog_lock_counter");
 }

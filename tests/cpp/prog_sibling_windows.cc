@@ -11,8 +11,7 @@
 #include <vector>
 
 int main(int argc, char **argv) {
-  const int rank = prog::init_mpi(&argc, &argv);
-  CHECK_OK(dart_init(&argc, &argv));
+  const int rank = prog::init_dart(&argc, &argv);
   size_t n = 0;
   CHECK_OK(dart_size(&n));
   dart_group_t even = DART_GROUP_NULL, odd = DART_GROUP_NULL;
@@ -52,8 +51,5 @@ int main(int argc, char **argv) {
   CHECK_OK(dart_team_destroy(rank % 2 ? &to : &te));
   CHECK_OK(dart_group_destroy(&even));
   CHECK_OK(dart_group_destroy(&odd));
-  CHECK_OK(dart_exit());
-  int rc = prog::finish("prog_sibling_windows");
-  MPI_Finalize();
-  return rc;
+  return prog::end("prog_sibling_windows");
 }

@@ -58,7 +58,7 @@ void increments(Shared *s, long n, bool use_try) {
 
 // Runs one phase on kThreads threads and checks the counter on every unit.
 void phase(Shared *s, long n, int units, bool use_try, const char *name) {
-  const int me = prog::world_rank();
+  const int me = prog::rank();
   if (me == units - 1) {
     long zero = 0;
     CHECK_OK(dart_put_blocking(s->counter, &zero, 1, DART_TYPE_LONG, DART_TYPE_LONG));
@@ -85,11 +85,10 @@ void phase(Shared *s, long n, int units, bool use_try, const char *name) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  prog::init_mpi(&argc, &argv);
+  dart_thread_support_level_t level = DART_THREAD_SINGLE;
+  prog::init_dart(&argc, &argv, true, &level);
   long N = 1000;
   if (argc > 1) N = std::strtol(argv[1], nullptr, 10);
-  dart_thread_support_level_t level = DART_THREAD_SINGLE;
-  CHECK_OK(dart_init_thread(&argc, &argv, &level));
   CHECK(level == DART_THREAD_MULTIPLE);
   size_t nu = 0;
   dart_size(&nu);
@@ -122,10 +121,5 @@ int main(int argc, char **argv) {
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   CHECK_OK(dart_team_memfree(s.counter));
   CHECK_OK(dart_team_lock_destroy(&s.lock));
-  int rc = prog::finish("prog_threads_lock_exclusive");
-  CHECK_OK(dart_exit());
-  int fin = 0;
-  MPI_Finalized(&fin);
-  if (!fin) MPI_Finalize();
-  return rc;
+  return prog::end("prog_threads_lock_exclusive");
 }

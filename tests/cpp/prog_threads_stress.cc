@@ -190,8 +190,8 @@ void concurrent_team_creation(Shared *s, int rounds) {
     other.join();
     for (int i = 0; i < 2; ++i) CHECK(rc[i] == DART_OK || rc[i] == DART_ERR_INVAL);
     int lo[2], hi[2];
-    MPI_Allreduce(rc, lo, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    MPI_Allreduce(rc, hi, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(rc, lo, 2, MPI_INT, MPI_MIN, prog::comm());
+    MPI_Allreduce(rc, hi, 2, MPI_INT, MPI_MAX, prog::comm());
     CHECK(lo[0] == hi[0] && lo[1] == hi[1]);  // each creation agreed on every unit
     if (rc[0] == DART_OK && rc[1] == DART_OK) {
       CHECK(made[0] != made[1]);
@@ -214,9 +214,8 @@ void concurrent_team_creation(Shared *s, int rounds) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  prog::init_mpi(&argc, &argv);
   dart_thread_support_level_t level = DART_THREAD_SINGLE;
-  CHECK_OK(dart_init_thread(&argc, &argv, &level));
+  prog::init_dart(&argc, &argv, true, &level);
   CHECK(level == DART_THREAD_MULTIPLE);
   Shared s;
   {
@@ -271,7 +270,7 @@ int main(int argc, char **argv) {
   concurrent_team_creation(&s, 10);
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
   long mine = s.adds, all = 0, counted = -1;
-  MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, prog::comm());
   CHECK_OK(dart_get_blocking(&counted, s.counter, 1, DART_TYPE_LONG, DART_TYPE_LONG));
   CHECK(counted == all);
   if (s.me == 0) std::printf("%ld fetch-and-op increments, counter %ld\n", all, counted);
@@ -279,10 +278,5 @@ int main(int argc, char **argv) {
   CHECK_OK(dart_type_destroy(&s.every_other));
   CHECK_OK(dart_team_memfree(s.counter));
   CHECK_OK(dart_team_memfree(s.data));
-  int rc = prog::finish("prog_threads_stress");
-  CHECK_OK(dart_exit());
-  int fin = 0;
-  MPI_Finalized(&fin);
-  if (!fin) MPI_Finalize();
-  return rc;
+  return prog::end("prog_threads_stress");
 }

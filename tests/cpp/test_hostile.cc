@@ -72,8 +72,10 @@ void note(const char *cat, const char *call, dart_ret_t rc, Want want = Want::An
 void note_coll(const char *cat, const char *call, dart_ret_t rc, Want want) {
   note(cat, call, rc, want);
   int mine = (int)rc, lo = 0, hi = 0;
-  MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Comm all = MPI_COMM_NULL;
+  dart_team_comm(DART_TEAM_ALL, &all);
+  MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, all);
+  MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, all);
   EXPECT_EQ(lo, hi) << call << ": the units disagree on the result";
 }
 

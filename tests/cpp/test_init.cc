@@ -15,9 +15,12 @@ TEST(Init, InitializedAndIds) {
   size_t n = 0;
   DART_EXPECT_OK(dart_myid(&me));
   DART_EXPECT_OK(dart_size(&n));
+  // The units' communicator (MPI_COMM_WORLD also holds any progress processes).
+  MPI_Comm all = MPI_COMM_NULL;
+  DART_EXPECT_OK(dart_team_comm(DART_TEAM_ALL, &all));
   int rank = -1, size = -1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(all, &rank);
+  MPI_Comm_size(all, &size);
   EXPECT_EQ(me.id, rank);
   EXPECT_EQ(n, static_cast<size_t>(size));
   EXPECT_GE(n, 1u);
@@ -147,13 +150,14 @@ TEST(Init, NodeLocality) {
   EXPECT_EQ(static_cast<size_t>(next), nnodes);
 
   // The real node structure, from MPI: leader (lowest world rank) of my shared comm.
-  MPI_Comm shm;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
+  MPI_Comm all = MPI_COMM_NULL, shm;
+  DART_EXPECT_OK(dart_team_comm(DART_TEAM_ALL, &all));
+  MPI_Comm_split_type(all, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
   int leader = myid();
   MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
   MPI_Comm_free(&shm);
   std::vector<int> leaders(n);
-  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, all);
 
   if (k > 0) {
     // Emulation: u and v share a node iff u/k == v/k (all ranks are on one real host

@@ -1,7 +1,8 @@
 ! ftest_init: dart_init / dart_init_thread / dart_exit cycles inside a program that runs
 ! MPI itself, dart_initialized, dart_myid / dart_size against MPI, calls before init and
 ! after exit (DART_ERR_NOTINIT), double init (DART_ERR_INVAL), the locality queries and
-! the text functions.
+! the text functions. With progress processes (DART_PROGRESS_PER_NODE > 0) DART refuses an
+! MPI started before dart_init: the program checks that refusal instead of the cycles.
 program ftest_init
   use, intrinsic :: iso_fortran_env, only: int64
   use mpi_f08
@@ -21,6 +22,22 @@ program ftest_init
   call ftest_start('ftest_init', init_dart=.false.)
   me = rank
   nunits = size
+
+  if (ftest_progress() > 0) then
+    call ftest_section('refused with progress processes')
+    msg = ''
+    call dart_init(stat=stat, errmsg=msg)
+    call check_stat(stat, DART_ERR_INVAL, msg, 'dart_init', 'DART_PROGRESS_PER_NODE', &
+                    'dart_init after MPI_Init')
+    msg = ''
+    call dart_init_thread(level, stat=stat, errmsg=msg)
+    call check_stat(stat, DART_ERR_INVAL, msg, 'dart_init_thread', 'DART_PROGRESS_PER_NODE', &
+                    'dart_init_thread after MPI_Init')
+    call check(.not. dart_initialized(), 'not initialized after the refusal')
+    call ftest_finish(finalize_dart=.false.)
+    call MPI_Finalize(ierr)
+    stop
+  end if
 
   call ftest_section('before dart_init')
   call check(.not. dart_initialized(), 'dart_initialized() before dart_init')

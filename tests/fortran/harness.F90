@@ -1,7 +1,7 @@
 ! ftest: the little harness of the Fortran test programs.
 !
 ! Checks are local (they count failures and print them with the unit id); ftest_finish
-! reduces the failure count over MPI_COMM_WORLD so that every unit agrees, prints one
+! reduces the failure count over the units (ftest_comm) so that every unit agrees, prints one
 ! summary line on unit 0 and stops with a non-zero status on every unit if anything
 ! failed. A check never skips a collective, so a failing unit cannot hang the others.
 module ftest
@@ -12,7 +12,7 @@ module ftest
   private
   public :: ftest_start, ftest_finish, ftest_section, check, check_stat, check_ok
   public :: ftest_reduce_failures, me, nunits, upn, mynode, nnodes, same_node
-  public :: ftest_solo_team, ftest_locality
+  public :: ftest_solo_team, ftest_locality, ftest_comm, ftest_progress
 
   integer, save :: nfail = 0, nchecks = 0
   integer, save :: me = -1, nunits = 0
@@ -114,10 +114,32 @@ contains
                '" lacks "' // part // '"')
   end subroutine check_stat
 
-  !> Sum of the failures of every unit (collective over MPI_COMM_WORLD).
+  !> DART_PROGRESS_PER_NODE of this job (0: unset), read from the environment because it
+  !> matters before dart_init: with progress processes dart_init refuses an MPI that the
+  !> program started before it.
+  integer function ftest_progress()
+    character(len=32) :: v
+    integer :: vlen, vstat, ios
+    ftest_progress = 0
+    call get_environment_variable('DART_PROGRESS_PER_NODE', v, vlen, vstat)
+    if (vstat == 0 .and. vlen > 0) then
+      read(v, *, iostat=ios) ftest_progress
+      if (ios /= 0) ftest_progress = 0
+    end if
+  end function ftest_progress
+
+  !> The processes the harness's own collectives run over: DART_TEAM_ALL's communicator
+  !> while DART runs (MPI_COMM_WORLD also holds the progress processes), else
+  !> MPI_COMM_WORLD (a program that runs MPI itself).
+  type(MPI_Comm) function ftest_comm()
+    ftest_comm = MPI_COMM_WORLD
+    if (dart_initialized()) call dart_team_comm(DART_TEAM_ALL, ftest_comm)
+  end function ftest_comm
+
+  !> Sum of the failures of every unit (collective over ftest_comm()).
   integer function ftest_reduce_failures()
     integer :: total, ierr
-    call MPI_Allreduce(nfail, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call MPI_Allreduce(nfail, total, 1, MPI_INTEGER, MPI_SUM, ftest_comm(), ierr)
     ftest_reduce_failures = total
   end function ftest_reduce_failures
 
@@ -130,7 +152,7 @@ contains
     integer :: ierr4
     total = ftest_reduce_failures()
     checks = nchecks
-    call MPI_Allreduce(MPI_IN_PLACE, checks, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr4)
+    call MPI_Allreduce(MPI_IN_PLACE, checks, 1, MPI_INTEGER8, MPI_SUM, ftest_comm(), ierr4)
     ierr = ierr4
     if (me == 0) then
       write(output_unit, '(a,a,i0,a,i0,a,i0,a,i0,a)') trim(progname), ': ', checks, &

@@ -8,6 +8,10 @@ group is killed), so a failing unit can never desynchronize other tests.
 The mpiexec flags and environment of each MPI come from dartpy.launch (the module that
 benchmarks/run, the %%dartrun magic and CMake's tests use too). The launcher is the one
 dartpy was built for (dartpy.build_info()["mpiexec"]), or $DARTPY_TEST_MPIEXEC.
+
+Progress processes: a scenario with ``progress=k`` runs with DART_PROGRESS_PER_NODE=k on
+``launch.job_processes(n, upn, k)`` processes, of which n are units. The test modules
+add the placements of cmake/DartMpiTest.cmake (``placements()``), marked ``progress``.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence, Tuple
 
 import dartpy
 from dartpy import launch
@@ -31,7 +35,32 @@ LAUNCHER = launch.Launcher(FLAVOR, MPIEXEC)
 
 # DART variables a test sets itself when it wants them, never inherited from the caller.
 _DART_VARS = ("DART_UNITS_PER_NODE", "DARTPY_NO_ABORT_ON_EXCEPTION", "DART_POOL_SIZE",
-              "DART_TRANSFER_CHUNK")
+              "DART_TRANSFER_CHUNK", "DART_PROGRESS_PER_NODE", "DART_PROGRESS_THRESHOLD")
+
+# The progress placements (units, DART_UNITS_PER_NODE or None) of cmake/DartMpiTest.cmake,
+# all with DART_PROGRESS_PER_NODE=1: 2 units on one node and on two, 3 units with upn 2.
+# DART_TEST_PROGRESS (as the CMake option of that name): ALL (default), REDUCED (only
+# 2 units with upn 1) or OFF.
+PROGRESS_MODE = os.environ.get("DART_TEST_PROGRESS", "ALL").upper()
+if PROGRESS_MODE not in ("ALL", "REDUCED", "OFF"):
+    raise ValueError(f"DART_TEST_PROGRESS={PROGRESS_MODE}: use ALL, REDUCED or OFF")
+PROGRESS_PLACEMENTS = {"ALL": {2: [(2, None), (2, 1)], 3: [(3, 2)]},
+                       "REDUCED": {2: [(2, 1)]}, "OFF": {}}[PROGRESS_MODE]
+
+
+def placements(params: Sequence[Tuple[int, Optional[int]]]) -> list:
+    """pytest parameters (n, upn, progress) for "n,upn,progress": ``params`` (n, upn)
+    without progress processes, then the progress placements of the unit counts among
+    them (marked ``progress``, ids ending in -prog1)."""
+    import pytest
+
+    def ident(n, upn):
+        return f"n{n}" + ("" if upn is None else f"-upn{upn}")
+    out = [pytest.param(n, upn, 0, id=ident(n, upn)) for n, upn in params]
+    for units in sorted({n for n, _ in params}):
+        out += [pytest.param(n, upn, 1, id=ident(n, upn) + "-prog1", marks=pytest.mark.progress)
+                for n, upn in PROGRESS_PLACEMENTS.get(units, [])]
+    return out
 
 
 def clean_env(extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
@@ -82,20 +111,33 @@ def run_job(argv: Sequence[str], n: Optional[int], env_vars: Optional[Dict[str, 
     return Job(res.cmd, res.returncode, res.stdout, res.stderr, res.seconds)
 
 
+def placed(n: int, upn: Optional[int], progress: int,
+           env_vars: Optional[Dict[str, str]] = None) -> Tuple[int, Dict[str, str]]:
+    """(processes, variables) of a job of ``n`` units with DART_UNITS_PER_NODE ``upn``
+    (None: unset) and ``progress`` progress processes per node (0: none)."""
+    env = dict(env_vars or {})
+    if upn is not None:
+        env["DART_UNITS_PER_NODE"] = str(upn)
+    if progress:
+        env["DART_PROGRESS_PER_NODE"] = str(progress)
+        n = launch.job_processes(n, upn or 0, progress)
+    return n, env
+
+
 def scenario(script: str, case: str, n: int, upn: Optional[int] = None,
              extra_env: Optional[Dict[str, str]] = None, timeout: float = 60.0,
-             args: Sequence[str] = ()) -> Job:
-    env_vars = dict(extra_env or {})
+             args: Sequence[str] = (), progress: int = 0) -> Job:
+    """``n`` units; with ``progress`` k > 0 also k progress processes per (emulated) node."""
+    n, env_vars = placed(n, upn, progress, extra_env)
     env_vars.setdefault("DARTPY_TEST_STACKS_AFTER", str(max(5.0, timeout - 10.0)))
-    if upn is not None:
-        env_vars["DART_UNITS_PER_NODE"] = str(upn)
     argv = [sys.executable, str(SCENARIOS / script), case, *args]
     return run_job(argv, n, env_vars, timeout)
 
 
 def check_scenario(script: str, case: str, n: int, upn: Optional[int] = None,
-                   extra_env: Optional[Dict[str, str]] = None, timeout: float = 60.0) -> Job:
-    job = scenario(script, case, n, upn, extra_env, timeout)
+                   extra_env: Optional[Dict[str, str]] = None, timeout: float = 60.0,
+                   progress: int = 0) -> Job:
+    job = scenario(script, case, n, upn, extra_env, timeout, progress=progress)
     assert job.returncode == 0, job.describe()
     assert job.passes(case, n) == n, job.describe()
     return job

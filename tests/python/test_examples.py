@@ -3,7 +3,8 @@
 For heat2d and heat3d, every language's program (examples/python/*.py, the C++ and
 Fortran programs built in _build/<mpi>/examples/) runs under mpiexec with 1-4 units, in
 every mode (blocking, nonblocking gets; notify: put_notify without barriers), without and with DART_UNITS_PER_NODE=1|2 (both the load/store and the MPI RMA
-path), and its output file must equal, byte for byte, the field computed here by a plain
+path) and with progress processes (launcher.PROGRESS_PLACEMENTS, marker ``progress``),
+and its output file must equal, byte for byte, the field computed here by a plain
 serial NumPy loop with the same arithmetic (the rules in examples/cpp/heat_common.h).
 """
 
@@ -63,17 +64,24 @@ def programs(name: str):
     ]
 
 
-CASES = [(name, n, upn) for name in GRIDS for n in (1, 2, 3, 4)
+def case(name, n, upn, prog=0):
+    marks = [pytest.mark.progress] if prog else []
+    return pytest.param(name, n, upn, prog, marks=marks,
+                        id=f"{name}-n{n}-upn{upn or 'none'}" + (f"-prog{prog}" if prog else ""))
+
+
+CASES = [case(name, n, upn) for name in GRIDS for n in (1, 2, 3, 4)
          for upn in ((None,) if n == 1 else (None, 1, 2))]
+CASES += [case(name, n, upn, 1) for name in GRIDS
+          for places in launcher.PROGRESS_PLACEMENTS.values() for n, upn in places]
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("name,n,upn", CASES,
-                         ids=[f"{c[0]}-n{c[1]}-upn{c[2] or 'none'}" for c in CASES])
-def test_same_bytes(name, n, upn, tmp_path: Path):
+@pytest.mark.parametrize("name,n,upn,prog", CASES)
+def test_same_bytes(name, n, upn, prog, tmp_path: Path):
     want = reference(name)
     args = [x for k, v in GRIDS[name].items() for x in (f"--{k}", str(v))]
-    env = {} if upn is None else {"DART_UNITS_PER_NODE": str(upn)}
+    nprocs, env = launcher.placed(n, upn, prog)
     problems = []
     for lang, prefix in programs(name):
         if not Path(prefix[-1]).exists():
@@ -81,8 +89,8 @@ def test_same_bytes(name, n, upn, tmp_path: Path):
             continue
         for mode in ("blocking", "nonblocking", "notify"):
             out = tmp_path / f"{lang}-{mode}.bin"
-            job = launcher.run_job(prefix + args + ["--mode", mode, "--out", str(out)], n,
-                                   env, timeout=120)
+            job = launcher.run_job(prefix + args + ["--mode", mode, "--out", str(out)],
+                                   nprocs, env, timeout=120)
             if job.returncode != 0:
                 problems.append(f"{lang} {mode} failed\n{job.describe()}")
                 continue
@@ -97,15 +105,20 @@ def test_same_bytes(name, n, upn, tmp_path: Path):
     assert not problems, "\n".join(problems)
 
 
+RING = [pytest.param(n, 1 if n > 2 else None, 0, id=str(n)) for n in (1, 2, 3, 4)]
+RING += [pytest.param(n, upn, 1, id=f"{n}-upn{upn or 'none'}-prog1", marks=pytest.mark.progress)
+         for places in launcher.PROGRESS_PLACEMENTS.values() for n, upn in places]
+
+
 @pytest.mark.mpi
-@pytest.mark.parametrize("n", [1, 2, 3, 4])
-def test_readme_halo_ring(n):
+@pytest.mark.parametrize("n,upn,prog", RING)
+def test_readme_halo_ring(n, upn, prog):
     """The README's ten-line halo exchange, in Python and in Fortran, prints the same."""
     want = sorted(f"unit {u}: ghosts {(u - 1) % n} {(u + 1) % n}" for u in range(n))
+    nprocs, env = launcher.placed(n, upn, prog)
     for prefix in ([sys.executable, str(REPO / "examples" / "python" / "halo_ring.py")],
                    [str(BUILD / "halo_ring_f")]):
-        job = launcher.run_job(prefix, n, {"DART_UNITS_PER_NODE": "1"} if n > 2 else {},
-                               timeout=60)
+        job = launcher.run_job(prefix, nprocs, env, timeout=60)
         assert job.returncode == 0, job.describe()
         # Units print concurrently; Open MPI may forward one unit's text and its newline
         # separately, so lines of different units can run together.

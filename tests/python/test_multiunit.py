@@ -1,6 +1,8 @@
 """Multi-unit scenarios, each one `mpiexec -n N` job with a timeout (see launcher.py).
 
 Every job is independent: a failing unit aborts (or is killed with) its own job only.
+Every scenario that runs on 2 or 3 units also runs with progress processes (the
+placements of launcher.placements, marker ``progress``; ``-m progress`` selects them).
 """
 
 from __future__ import annotations
@@ -10,82 +12,79 @@ import re
 import time
 
 import pytest
-from launcher import FLAVOR, check_scenario, run_job, scenario
+from launcher import FLAVOR, check_scenario, placements, run_job, scenario
 
 import dartpy
+from dartpy import launch
 
 pytestmark = pytest.mark.mpi
-
-
-def ids(params):
-    return [f"n{n}" + ("" if upn is None else f"-upn{upn}") for n, upn in params]
 
 
 ONESIDED = [(n, upn) for n in (1, 2, 3, 4) for upn in (None, 1, 2)]
 
 
-@pytest.mark.parametrize("n,upn", ONESIDED, ids=ids(ONESIDED))
-def test_onesided(n, upn):
+@pytest.mark.parametrize("n,upn,prog", placements(ONESIDED))
+def test_onesided(n, upn, prog):
     """put/get (all dtypes), handles, flush, zero-copy views, halo columns, 3-D faces."""
-    check_scenario("onesided.py", "onesided", n, upn)
+    check_scenario("onesided.py", "onesided", n, upn, progress=prog)
 
 
 NOTIFY = [(1, None), (2, None), (2, 1), (3, 2), (4, None), (4, 1)]
 
 
-@pytest.mark.parametrize("n,upn", NOTIFY, ids=ids(NOTIFY))
-def test_notify(n, upn):
+@pytest.mark.parametrize("n,upn,prog", placements(NOTIFY))
+def test_notify(n, upn, prog):
     """put_notify (strided slices, SET/ADD, handles), notify after puts, waits, errors."""
-    check_scenario("notify.py", "notify", n, upn)
+    check_scenario("notify.py", "notify", n, upn, progress=prog)
 
 
 COLLECTIVES = [(1, None), (2, None), (3, None), (4, None), (3, 1), (4, 2)]
 
 
-@pytest.mark.parametrize("n,upn", COLLECTIVES, ids=ids(COLLECTIVES))
-def test_collectives(n, upn):
-    check_scenario("collective.py", "collectives", n, upn)
+@pytest.mark.parametrize("n,upn,prog", placements(COLLECTIVES))
+def test_collectives(n, upn, prog):
+    check_scenario("collective.py", "collectives", n, upn, progress=prog)
 
 
 TEAMS = [(1, None), (3, None), (2, 1), (4, 2)]
 
 
-@pytest.mark.parametrize("n,upn", TEAMS, ids=ids(TEAMS))
-def test_groups_teams_locks_atomics(n, upn):
-    check_scenario("teams.py", "groups_teams_locks", n, upn)
+@pytest.mark.parametrize("n,upn,prog", placements(TEAMS))
+def test_groups_teams_locks_atomics(n, upn, prog):
+    check_scenario("teams.py", "groups_teams_locks", n, upn, progress=prog)
 
 
 ERRORS = [(1, None), (2, None), (3, 1), (3, 2)]
 
 
-@pytest.mark.parametrize("n,upn", ERRORS, ids=ids(ERRORS))
-def test_error_paths(n, upn):
+@pytest.mark.parametrize("n,upn,prog", placements(ERRORS))
+def test_error_paths(n, upn, prog):
     """Bad units (incl. == size), freed segments, offsets past the end, dtype mismatch,
     bad arguments, frees and exit with live views (collective BufferError)."""
-    check_scenario("errors.py", "errors", n, upn)
+    check_scenario("errors.py", "errors", n, upn, progress=prog)
 
 
 COLLECTIVE_ARGS = [(2, None), (3, None), (3, 1)]
 
 
-@pytest.mark.parametrize("n,upn", COLLECTIVE_ARGS, ids=ids(COLLECTIVE_ARGS))
-def test_collective_argument_errors_raise_on_every_unit(n, upn):
+@pytest.mark.parametrize("n,upn,prog", placements(COLLECTIVE_ARGS))
+def test_collective_argument_errors_raise_on_every_unit(n, upn, prog):
     """Bad arguments on some units only (team_create with no group or a destroyed one,
     allgatherv counts, the root's buffer of scatter/gather/reduce): every unit raises, no
     unit hangs (the job's timeout), and the units stay in step."""
-    check_scenario("errors.py", "collective_args", n, upn)
+    check_scenario("errors.py", "collective_args", n, upn, progress=prog)
 
 
 HOSTILE = [(2, None), (2, 1)]
 
 
-@pytest.mark.parametrize("n,upn", HOSTILE, ids=ids(HOSTILE))
-def test_hostile_random_calls_raise_or_succeed(n, upn):
+@pytest.mark.parametrize("n,upn,prog", placements(HOSTILE))
+def test_hostile_random_calls_raise_or_succeed(n, upn, prog):
     """A fixed-seed random sequence of ~1,650 calls with wrong dtypes, non-contiguous and
     read-only arrays, out-of-range gptr arithmetic and pickled gptrs of freed memory: each
     call succeeds or raises a documented exception, collectives fail on every unit alike,
     and put/get still work after every round (scenarios/hostile.py prints the counts)."""
-    job = check_scenario("hostile.py", "hostile", n, upn, timeout=180)
+    job = check_scenario("hostile.py", "hostile", n, upn, timeout=180, progress=prog)
     assert "hostile dartpy calls per category" in job.stdout, job.describe()
 
 
@@ -93,14 +92,24 @@ INTEROP = [(2, None), (3, 1)]
 
 
 @pytest.mark.parametrize("order", ["mpi4py_first", "dartpy_first"])
-@pytest.mark.parametrize("n,upn", INTEROP, ids=ids(INTEROP))
-def test_mpi4py_interop(order, n, upn):
+@pytest.mark.parametrize("n,upn,prog", placements(INTEROP))
+def test_mpi4py_interop(order, n, upn, prog):
     """init after mpi4py and before it; team.comm; team_from_comm; gptrs pickled through
     mpi4py."""
     pytest.importorskip("mpi4py")
-    check_scenario("teams.py", order, n, upn)
+    if prog and order == "mpi4py_first":
+        # mpi4py starts MPI before dart.init(): DART refuses progress processes then, on
+        # every process (none became a progress process)
+        job = scenario("teams.py", order, n, upn, progress=prog)
+        assert job.returncode == 0, job.describe()
+        assert job.stdout.count(f"PASS {order} refused") == launch.job_processes(n, upn or 0, prog), \
+            job.describe()
+        return
+    check_scenario("teams.py", order, n, upn, progress=prog)
 
 
+# No progress placements: with progress processes DART starts MPI and dart.exit() ends it,
+# so init/exit cannot cycle (init.cc, init_impl).
 @pytest.mark.parametrize("with_mpi4py", [False, True], ids=["dartpy-mpi", "mpi4py-mpi"])
 def test_init_exit_cycles(with_mpi4py):
     if with_mpi4py:
@@ -113,17 +122,18 @@ THREADS = [(2, None), (2, 1)]
 
 
 @pytest.mark.parametrize("mode", ["serialized", "multiple"])
-@pytest.mark.parametrize("n,upn", THREADS, ids=ids(THREADS))
-def test_threads_beside_a_python_reduction_op_do_not_deadlock(mode, n, upn):
+@pytest.mark.parametrize("n,upn,prog", placements(THREADS))
+def test_threads_beside_a_python_reduction_op_do_not_deadlock(mode, n, upn, prog):
     """Worker threads put/get, fetch_and_op, memalloc/memfree while another thread runs
     allreduce with a Python op (which takes the GIL inside MPI): a call waiting for
     dartpy's serialization (init()) must not hold the GIL; init_thread() serializes
     nothing. No deadlock (the timeout), exact values."""
-    check_scenario("threads.py", mode, n, upn, timeout=120)
+    check_scenario("threads.py", mode, n, upn, timeout=120, progress=prog)
 
 
-def test_blocking_calls_release_the_gil():
-    job = check_scenario("teams.py", "gil", 2)
+@pytest.mark.parametrize("n,upn,prog", placements([(2, None)]))
+def test_blocking_calls_release_the_gil(n, upn, prog):
+    job = check_scenario("teams.py", "gil", n, upn, progress=prog)
     assert "increments during the barrier" in job.stdout
 
 
@@ -160,12 +170,16 @@ def _check_job_ended(job, n):
     assert "UNREACHABLE" not in job.stdout
 
 
+ABORTS = [(2, None), (4, None)]
+
+
 @pytest.mark.parametrize("case", ["abort", "abort_in_with"])
-@pytest.mark.parametrize("n", [2, 4])
-def test_uncaught_exception_aborts_all_units(n, case):
+@pytest.mark.parametrize("n,upn,prog", placements(ABORTS))
+def test_uncaught_exception_aborts_all_units(n, upn, prog, case):
     """Unit n-1 raises while the others sit in a barrier (in abort_in_with: inside `with`
-    blocks of a team and an allocation): all units are gone within 10 s."""
-    job = scenario("errors.py", case, n, timeout=60)
+    blocks of a team and an allocation): all units are gone within 10 s (and the job,
+    progress processes included, ends: the timeout)."""
+    job = scenario("errors.py", case, n, upn, timeout=60, progress=prog)
     _check_job_ended(job, n)
     assert "deliberate failure on unit" in job.stderr  # the traceback was printed
     assert f"dartpy: uncaught RuntimeError on unit {n - 1} of {n}" in job.stderr
@@ -173,35 +187,37 @@ def test_uncaught_exception_aborts_all_units(n, case):
 
 
 @pytest.mark.parametrize("case", ["exit_nonzero", "exit_zero_early"])
-@pytest.mark.parametrize("n", [2, 4])
-def test_sys_exit_on_one_unit_ends_job(n, case):
+@pytest.mark.parametrize("n,upn,prog", placements(ABORTS))
+def test_sys_exit_on_one_unit_ends_job(n, upn, prog, case):
     """sys.exit(3), or sys.exit(0) before the others' dart.exit(), on unit n-1: every unit
     is gone within 10 s, non-zero status (the exit waits DARTPY_EXIT_WAIT = 5 s for the
     others, then aborts)."""
-    job = scenario("errors.py", case, n, timeout=60)
+    job = scenario("errors.py", case, n, upn, timeout=60, progress=prog)
     _check_job_ended(job, n)
     # (its message "dartpy: unit U of N is exiting without dart.exit() ..." may be lost
     # when the launcher kills the job before forwarding it)
 
 
-@pytest.mark.parametrize("n", [2, 4])
-def test_killed_unit_ends_job(n):
+@pytest.mark.parametrize("n,upn,prog", placements(ABORTS))
+def test_killed_unit_ends_job(n, upn, prog):
     """kill -9 of unit n-1: the launcher (hydra / prterun) ends the others within 10 s."""
-    job = scenario("errors.py", "killed", n, timeout=60)
+    job = scenario("errors.py", "killed", n, upn, timeout=60, progress=prog)
     _check_job_ended(job, n)
 
 
-def test_exit_without_dart_exit_on_every_unit():
-    check_scenario("errors.py", "exit_all_without_dart_exit", 3)
+@pytest.mark.parametrize("n,upn,prog", placements([(3, None)]))
+def test_exit_without_dart_exit_on_every_unit(n, upn, prog):
+    check_scenario("errors.py", "exit_all_without_dart_exit", n, upn, progress=prog)
 
 
-@pytest.mark.parametrize("n", [2, 3])
-def test_reduction_op_error_raises_on_every_unit(n):
-    check_scenario("errors.py", "op_raises", n)
+@pytest.mark.parametrize("n,upn,prog", placements([(2, None), (3, None)]))
+def test_reduction_op_error_raises_on_every_unit(n, upn, prog):
+    check_scenario("errors.py", "op_raises", n, upn, progress=prog)
 
 
-def test_uncaught_exception_in_thread_aborts():
-    job = scenario("errors.py", "abort_thread", 2, timeout=60)
+@pytest.mark.parametrize("n,upn,prog", placements([(2, None)]))
+def test_uncaught_exception_in_thread_aborts(n, upn, prog):
+    job = scenario("errors.py", "abort_thread", n, upn, timeout=60, progress=prog)
     end = time.time()
     assert job.returncode not in (0, None), job.describe()
     raised = [float(x) for x in re.findall(r"RAISING ([0-9.]+\.[0-9]{3})", job.stdout)]
@@ -210,8 +226,10 @@ def test_uncaught_exception_in_thread_aborts():
     assert "UNREACHABLE" not in job.stdout
 
 
-def test_abort_opt_out():
-    check_scenario("errors.py", "no_abort", 2, extra_env={"DARTPY_NO_ABORT_ON_EXCEPTION": "1"})
+@pytest.mark.parametrize("n,upn,prog", placements([(2, None)]))
+def test_abort_opt_out(n, upn, prog):
+    check_scenario("errors.py", "no_abort", n, upn, progress=prog,
+                   extra_env={"DARTPY_NO_ABORT_ON_EXCEPTION": "1"})
 
 
 @pytest.mark.parametrize("n,upn", [(None, None), (3, 1)], ids=["singleton", "n3-upn1"])

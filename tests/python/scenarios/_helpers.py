@@ -55,6 +55,10 @@ def raises(exc, fn: Callable, *args, code=None, match=None, **kw):
     raise AssertionError(f"{getattr(fn, '__name__', fn)} did not raise {exc.__name__}")
 
 
+# DART_PROGRESS_PER_NODE of this job (0: none); a few cases differ with progress processes.
+PROGRESS = int(os.environ.get("DART_PROGRESS_PER_NODE") or 0)
+
+
 def same_node(unit: int) -> bool:
     return dart.unit_node(unit) == dart.unit_node(dart.myid())
 

@@ -8,7 +8,7 @@ import pickle
 import sys
 
 import numpy as np
-from _helpers import done, main, raises
+from _helpers import PROGRESS, done, main, raises, say
 
 if len(sys.argv) > 1 and sys.argv[1] == "mpi4py_first":
     from mpi4py import MPI  # noqa: F401  (initializes MPI before dartpy, MULTIPLE)
@@ -140,14 +140,23 @@ def interop(order):
     else:
         from mpi4py import MPI
         assert MPI.Is_initialized() and not dart.initialized()
+        if PROGRESS:
+            # progress processes would be part of the MPI_COMM_WORLD mpi4py already uses
+            raises(dart.DartError, dart.init, code=dart.ERR_INVAL, match="DART_PROGRESS_PER_NODE")
+            assert not dart.initialized()
+            say(f"PASS {order} refused on rank {MPI.COMM_WORLD.Get_rank()}")
+            return
         dart.init()
     info = dart.mpi_info()
-    assert info["started_by_dartpy"] == (order == "dartpy_first"), info
+    # with progress processes dart_init starts MPI (dartpy must not)
+    assert info["started_by_dartpy"] == (order == "dartpy_first" and not PROGRESS), info
     if order == "mpi4py_first":
         assert MPI.Query_thread() == MPI.THREAD_MULTIPLE
     me, n = dart.myid(), dart.size()
-    world = MPI.COMM_WORLD
+    world = dart.TEAM_ALL.comm  # the units (MPI_COMM_WORLD also holds progress processes)
     assert world.Get_rank() == me and world.Get_size() == n
+    if not PROGRESS:
+        assert MPI.COMM_WORLD.Get_rank() == me and MPI.COMM_WORLD.Get_size() == n
 
     # team.comm is an mpi4py communicator over the team's units
     comm = dart.TEAM_ALL.comm
@@ -195,7 +204,8 @@ def interop(order):
     done(order)
     dart.exit()
     if order == "dartpy_first":
-        assert not MPI.Is_finalized()  # dartpy finalizes it only at interpreter exit
+        # dartpy finalizes it only at interpreter exit; DART when it started it
+        assert MPI.Is_finalized() == bool(PROGRESS)
 
 
 def cycles():
