@@ -3,7 +3,8 @@
 #
 #   dart_add_mpi_test(NAME <name> COMMAND <target-or-exe> [ARGS ...]
 #                     [UNITS 1 2 3 4] [UPN none 1 2] [TIMEOUT <sec>] [LABELS ...]
-#                     [FAKE_HOSTS] [ENV <NAME=VALUE>...] [ASAN_OPTIONS <opt>...])
+#                     [FAKE_HOSTS] [ENV <NAME=VALUE>...] [ASAN_OPTIONS <opt>...]
+#                     [PROCS <processes>])
 #
 # One test per (units, upn) pair:
 #   <name>.n<units>            (UPN none or "")
@@ -15,6 +16,9 @@
 # flavor's flags and environment as python/dartpy/launch.py gives them (see below).
 # Labels added automatically: <flavor>, n<units>, upn<k>, fakehosts.
 # ENV NAME=VALUE...: set on every rank of every run of the test.
+# PROCS <p>: start p processes instead of one per unit (a job with progress processes,
+# DART_PROGRESS_PER_NODE in ENV: p is launch.py's job_processes(units, upn, k)); only with
+# one UNITS and one UPN value, and never with FAKE_HOSTS.
 # In a sanitizer build (DART_SANITIZE, cmake/DartSanitize.cmake) every rank gets the
 # sanitizer's options (DART_SANITIZER_ENV); ASAN_OPTIONS <opt>... appends options for this
 # test to ASAN_OPTIONS in an ASan build and is ignored otherwise.
@@ -26,8 +30,8 @@
 # dart_add_mpi_test for <target> with the defaults given, overridden by the first line
 # of <source> that reads `<COMMENT> dart-test: ...`, e.g. `// dart-test: UNITS 1 2 UPN
 # none TIMEOUT 300 LABELS large`. Keywords: UNITS <n>..., UPN <none|k>..., TIMEOUT <sec>,
-# LABELS <l>..., ARGS <a>..., ENV <NAME=VALUE>..., ASAN_OPTIONS <opt>..., FAKE_HOSTS,
-# NO_FAKE_HOSTS. The fake-hosts run is added when
+# LABELS <l>..., ARGS <a>..., ENV <NAME=VALUE>..., ASAN_OPTIONS <opt>..., PROCS <p>,
+# FAKE_HOSTS, NO_FAKE_HOSTS. The fake-hosts run is added when
 # 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is.
 
 # How to launch: the flags and environment of each MPI are known in one place, the
@@ -118,7 +122,7 @@ endfunction()
 
 function(dart_add_mpi_test)
   # PARSE_ARGV keeps empty list elements, so UPN "" 1 2 works as documented.
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "FAKE_HOSTS" "NAME;COMMAND;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "FAKE_HOSTS" "NAME;COMMAND;TIMEOUT;PROCS"
                         "ARGS;UNITS;UPN;LABELS;ENV;ASAN_OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dart_add_mpi_test: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -171,10 +175,22 @@ function(dart_add_mpi_test)
     set(upn_list none)
   endif()
   list(REMOVE_DUPLICATES upn_list)
+  if(ARG_PROCS)
+    list(LENGTH ARG_UNITS n_units)
+    list(LENGTH upn_list n_upn)
+    if(NOT n_units EQUAL 1 OR NOT n_upn EQUAL 1 OR ARG_FAKE_HOSTS)
+      message(FATAL_ERROR "dart_add_mpi_test(${ARG_NAME}): PROCS needs one UNITS and one "
+                          "UPN value and no FAKE_HOSTS")
+    endif()
+  endif()
 
   foreach(units IN LISTS ARG_UNITS)
-    # A job of more units than cores reserves all cores (and runs oversubscribed).
-    dart_test_processors(procs ${units})
+    set(nprocs ${units})
+    if(ARG_PROCS)
+      set(nprocs ${ARG_PROCS})
+    endif()
+    # A job of more processes than cores reserves all cores (and runs oversubscribed).
+    dart_test_processors(procs ${nprocs})
     foreach(upn IN LISTS upn_list)
       set(env_flags "")
       set(env ${launch_env})
@@ -189,7 +205,7 @@ function(dart_add_mpi_test)
       endif()
       add_test(NAME ${name}
         COMMAND "${MPIEXEC_EXECUTABLE}" ${launch_flags} ${env_flags}
-                ${np_flag} ${units} ${MPIEXEC_PREFLAGS}
+                ${np_flag} ${nprocs} ${MPIEXEC_PREFLAGS}
                 "${exe}" ${MPIEXEC_POSTFLAGS} ${ARG_ARGS})
       set_tests_properties(${name} PROPERTIES
         PROCESSORS ${procs} TIMEOUT ${ARG_TIMEOUT} LABELS "${labels}")
@@ -230,13 +246,14 @@ function(dart_add_mpi_test_from_source tgt src)
   set(labels ${D_LABEL})
   set(args "")
   set(fake "")
+  set(procs "")
   set(marker "^[ \t]*${D_COMMENT}[ \t]*dart-test:")
   file(STRINGS "${src}" spec REGEX "${marker}")
   if(spec)
     list(GET spec 0 spec)  # the first such line counts
     string(REGEX REPLACE "${marker}[ \t]*" "" spec "${spec}")
     separate_arguments(spec UNIX_COMMAND "${spec}")
-    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS" "TIMEOUT"
+    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS" "TIMEOUT;PROCS"
                           "UNITS;UPN;LABELS;ARGS;ENV;ASAN_OPTIONS" ${spec})
     if(O_UNPARSED_ARGUMENTS)
       message(FATAL_ERROR
@@ -263,6 +280,9 @@ function(dart_add_mpi_test_from_source tgt src)
     if(O_ENV)
       list(APPEND asan ENV ${O_ENV})
     endif()
+    if(O_PROCS)
+      set(procs PROCS ${O_PROCS})
+    endif()
     if(O_FAKE_HOSTS)
       set(fake FAKE_HOSTS)
     endif()
@@ -279,5 +299,5 @@ function(dart_add_mpi_test_from_source tgt src)
   endif()
   dart_add_mpi_test(NAME ${tgt} COMMAND ${tgt} ARGS ${args}
                     UNITS ${units} UPN ${upn} TIMEOUT ${timeout} LABELS ${labels} ${fake}
-                    ${asan})
+                    ${procs} ${asan})
 endfunction()
