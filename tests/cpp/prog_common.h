@@ -56,15 +56,11 @@ inline void check_rc(dart_ret_t expected, dart_ret_t got, const char *what, cons
   std::fflush(stderr);
 }
 
-// Reduce the failure count over `comm` (MPI must be initialized): exit code. With
-// progress processes (DART_PROGRESS_PER_NODE) pass the units' communicator
-// (dart_team_comm of DART_TEAM_ALL): the progress processes take no part in collectives
-// on MPI_COMM_WORLD.
-inline int finish(const char *name, MPI_Comm comm = MPI_COMM_WORLD) {
-  int local = failures() ? 1 : 0, global = local, rank = -1;
-  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, comm);
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0)
+// Reduce the failure count over MPI_COMM_WORLD (MPI must be initialized): exit code.
+inline int finish(const char *name) {
+  int local = failures() ? 1 : 0, global = local;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (world_rank() == 0)
     std::printf("%s: %s\n", name, global ? "FAILED" : "PASSED");
   return global;
 }

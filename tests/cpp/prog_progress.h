@@ -147,6 +147,16 @@ class SharedWords {
   uint64_t **base_ = nullptr;
 };
 
+// prog::finish over the units' communicator: with progress processes MPI_COMM_WORLD, which
+// prog::finish reduces over, holds processes that take no part. Exit code.
+inline int finish_units(const char *name, MPI_Comm units) {
+  int local = failures() ? 1 : 0, global = local, rank = -1;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, units);
+  MPI_Comm_rank(units, &rank);
+  if (rank == 0) std::printf("%s: %s\n", name, global ? "FAILED" : "PASSED");
+  return global;
+}
+
 // One step of pure computation (no call into DART, MPI or the kernel), kept from being
 // optimized away by the volatile sink.
 inline void compute_step() {

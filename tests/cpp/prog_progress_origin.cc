@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
     CHECK_OK(dart_team_memfree(g));
     sw.destroy();
   }
-  const int rc = prog::finish(kName, units);
+  const int rc = prog::finish_units(kName, units);
   CHECK_OK(dart_exit());
   return rc;
 }

@@ -14,7 +14,8 @@
 // Run without DART_PROGRESS_PER_NODE under MPICH (no progress processes, emulated nodes)
 // to see that the test can fail. Registered with progress processes only: PROCS is
 // python/dartpy/launch.py's job_processes(units, upn, 1); the 3-unit variant (upn 2, the
-// computing unit alone on the second node) is in tests/cpp/CMakeLists.txt.
+// computing unit alone on the second node) is in tests/cpp/CMakeLists.txt. (Run with both
+// units on one node it passes without showing anything: see main.)
 #include "prog_progress.h"
 
 #include <chrono>
@@ -142,13 +143,15 @@ int main(int argc, char **argv) {
   int32_t node0 = -1, node_t = -1;
   CHECK_OK(dart_unit_node(dart_global_unit_t{0}, &node0));
   CHECK_OK(dart_unit_node(dart_global_unit_t{target}, &node_t));
-  if (n < 2 || node0 == node_t) {
-    if (me.id == 0)
-      std::fprintf(stderr, "%s: needs the last unit on another node than unit 0 (%zu units, "
-                           "nodes %d and %d): run with DART_UNITS_PER_NODE\n",
-                   kName, n, node0, node_t);
+  if (n < 2) {
+    if (me.id == 0) std::fprintf(stderr, "%s: needs at least 2 units\n", kName);
     ++prog::failures();
     body = false;
+  } else if (me.id == 0) {
+    // On one node the operations are loads, stores and CPU atomics, which need nothing
+    // from the target: the program then runs but shows nothing about progress.
+    std::printf("%s: unit 0 (node %d) against unit %d (node %d)%s\n", kName, node0, target,
+                node_t, node0 == node_t ? ": the same node, no test of the target side" : "");
   }
 
   prog::SharedWords sw;
@@ -187,7 +190,7 @@ int main(int argc, char **argv) {
     CHECK_OK(dart_team_memfree(g));
     sw.destroy();
   }
-  const int rc = prog::finish(kName, units);
+  const int rc = prog::finish_units(kName, units);
   CHECK_OK(dart_exit());
   return rc;
 }
