@@ -147,6 +147,51 @@ class SharedWords {
   uint64_t **base_ = nullptr;
 };
 
+// The start of both programs: unit 0 works against the last unit (`target`), the others
+// look on. dart_init starts MPI (with progress processes an MPI started before would be
+// refused; a progress process never returns from it). `ok` is false, on every unit
+// alike and with a failure counted, when progress processes were asked for but do not
+// run, when fewer than 2 units run, or when the shared words cannot be made.
+struct Start {
+  MPI_Comm units = MPI_COMM_NULL;
+  int me = -1, n = 0, target = -1;
+  bool same_node = false;  // unit 0 and the target
+  bool ok = false;
+  SharedWords sw;
+};
+
+inline void start(Start *s, const char *name, int *argc, char ***argv) {
+  if (dart_init(argc, argv) != DART_OK) {
+    std::fprintf(stderr, "%s: dart_init failed: %s\n", name, dart_error_detail());
+    std::exit(1);
+  }
+  s->units = units_comm();
+  dart_global_unit_t me{-1};
+  size_t n = 0;
+  CHECK_OK(dart_myid(&me));
+  CHECK_OK(dart_size(&n));
+  s->me = me.id;
+  s->n = static_cast<int>(n);
+  s->target = s->n - 1;
+  s->ok = progress_running(name);
+  if (s->n < 2) {
+    if (s->me == 0) std::fprintf(stderr, "%s: needs at least 2 units\n", name);
+    ++failures();
+    s->ok = false;
+  }
+  if (!s->ok) return;
+  int32_t node0 = -1, node_t = -1;
+  CHECK_OK(dart_unit_node(dart_global_unit_t{0}, &node0));
+  CHECK_OK(dart_unit_node(dart_global_unit_t{s->target}, &node_t));
+  s->same_node = node0 == node_t;
+  if (s->me == 0) {
+    std::printf("%s: unit 0 (node %d) against unit %d (node %d)\n", name, node0, s->target,
+                node_t);
+    std::fflush(stdout);
+  }
+  s->ok = s->sw.create(s->units);
+}
+
 // prog::finish over the units' communicator: with progress processes MPI_COMM_WORLD, which
 // prog::finish reduces over, holds processes that take no part. Exit code.
 inline int finish_units(const char *name, MPI_Comm units) {

@@ -73,20 +73,26 @@ struct Origin {
     round = r;
   }
 
+  // The compute loop, then ONE dart_test, which must say done: the transfer of *h moved
+  // while this unit computed. Waits for it if not (a failure).
+  void overlap(dart_handle_t *h, const char *op, const char *what) {
+    compute_for(loop_s);
+    int32_t done = 0;
+    CHECK_OK(dart_test(h, &done));
+    std::printf("%s: 1 MiB %s %s: dart_test after %.1f s of computation: %s\n", kName, op,
+                what, loop_s, done ? "done" : "NOT DONE");
+    std::fflush(stdout);
+    CHECK(done == 1);
+    if (!done) CHECK_OK(dart_wait(h));
+    CHECK(*h == DART_HANDLE_NULL);
+  }
+
   // 1 MiB get_handle across a compute loop; one dart_test afterwards.
   void get_overlaps(uint64_t *dst, const char *what) {
     poison(dst, kSmall);
     dart_handle_t h = DART_HANDLE_NULL;
     CHECK_OK(dart_get_handle(dst, remote, kSmall, DART_TYPE_ULONG, DART_TYPE_ULONG, &h));
-    compute_for(loop_s);
-    int32_t done = 0;
-    CHECK_OK(dart_test(&h, &done));
-    std::printf("%s: 1 MiB get_handle into %s: dart_test after %.1f s of computation: %s\n",
-                kName, what, loop_s, done ? "done" : "NOT DONE");
-    std::fflush(stdout);
-    CHECK(done == 1);
-    if (!done) CHECK_OK(dart_wait(&h));
-    CHECK(h == DART_HANDLE_NULL);
+    overlap(&h, "get_handle into", what);
     CHECK(all_equal(dst, round, 0, kSmall));
   }
 
@@ -95,14 +101,7 @@ struct Origin {
     for (size_t i = 0; i < kSmall; ++i) src[i] = value(r, i);
     dart_handle_t h = DART_HANDLE_NULL;
     CHECK_OK(dart_put_handle(remote, src, kSmall, DART_TYPE_ULONG, DART_TYPE_ULONG, &h));
-    compute_for(loop_s);
-    int32_t done = 0;
-    CHECK_OK(dart_test(&h, &done));
-    std::printf("%s: 1 MiB put_handle from %s: dart_test after %.1f s of computation: %s\n",
-                kName, what, loop_s, done ? "done" : "NOT DONE");
-    std::fflush(stdout);
-    CHECK(done == 1);
-    if (!done) CHECK_OK(dart_wait(&h));
+    overlap(&h, "put_handle from", what);
     CHECK_OK(dart_get_blocking(check.data(), remote, kSmall, DART_TYPE_ULONG, DART_TYPE_ULONG));
     CHECK(all_equal(check.data(), r, 0, kSmall));
     reset_target(round + 1);  // the whole 4 MiB consistent again
@@ -158,45 +157,22 @@ struct Origin {
 
 int main(int argc, char **argv) {
   const double loop_s = argc > 1 ? std::atof(argv[1]) : 2.0;
-  if (dart_init(&argc, &argv) != DART_OK) {
-    std::fprintf(stderr, "%s: dart_init failed: %s\n", kName, dart_error_detail());
-    return 1;
-  }
-  MPI_Comm units = prog::units_comm();
-  dart_global_unit_t me{-1};
-  size_t n = 0;
-  CHECK_OK(dart_myid(&me));
-  CHECK_OK(dart_size(&n));
-  const int target = static_cast<int>(n) - 1;
-  bool body = prog::progress_running(kName);
-  if (n < 2) {
-    std::fprintf(stderr, "%s: needs at least 2 units\n", kName);
-    ++prog::failures();
-    body = false;
-  }
-  prog::SharedWords sw;
-  if (body) body = sw.create(units);
-  if (body) {
-    int32_t node0 = -1, node_t = -1;
-    CHECK_OK(dart_unit_node(dart_global_unit_t{0}, &node0));
-    CHECK_OK(dart_unit_node(dart_global_unit_t{target}, &node_t));
-    if (me.id == 0)
-      std::printf("%s: unit 0 (node %d) against unit %d (node %d)\n", kName, node0, target,
-                  node_t);
-
+  prog::Start s;
+  prog::start(&s, kName, &argc, &argv);
+  if (s.ok) {
     dart_gptr_t g = DART_GPTR_NULL;
     CHECK_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, kBig, DART_TYPE_ULONG, &g));
     dart_gptr_t mine = g;
-    dart_gptr_setunit(&mine, dart_team_unit_t{me.id});
+    dart_gptr_setunit(&mine, dart_team_unit_t{s.me});
     uint64_t *local = nullptr;
     CHECK_OK(dart_gptr_getaddr(mine, reinterpret_cast<void **>(&local)));
     for (size_t i = 0; i < kBig; ++i) local[i] = value(1, i);
     CHECK_OK(dart_barrier(DART_TEAM_ALL));
 
-    if (me.id == 0) {
+    if (s.me == 0) {
       Origin o;
       o.remote = g;
-      dart_gptr_setunit(&o.remote, dart_team_unit_t{target});
+      dart_gptr_setunit(&o.remote, dart_team_unit_t{s.target});
       o.dart_buf = local;
       o.heap.assign(kBig, 0);
       o.check.assign(kBig, 0);
@@ -219,17 +195,17 @@ int main(int argc, char **argv) {
                   "%ld\n",
                   kName, nd[0], nd[1], nd[2], nd[3]);
       std::fflush(stdout);
-      sw.store(0, kDone, 1);
-    } else if (!sw.wait_at_least(0, kDone, 1, 600, units)) {
+      s.sw.store(0, kDone, 1);
+    } else if (!s.sw.wait_at_least(0, kDone, 1, 600, s.units)) {
       // No DART call while unit 0 works; the MPI_Iprobe only keeps a run without progress
       // processes from stalling at this target (prog_progress_target tests that side).
       CHECK(!"unit 0 did not finish within 600 s");
     }
     CHECK_OK(dart_barrier(DART_TEAM_ALL));
     CHECK_OK(dart_team_memfree(g));
-    sw.destroy();
+    s.sw.destroy();
   }
-  const int rc = prog::finish_units(kName, units);
+  const int rc = prog::finish_units(kName, s.units);
   CHECK_OK(dart_exit());
   return rc;
 }

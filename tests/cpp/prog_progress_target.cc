@@ -15,7 +15,7 @@
 // to see that the test can fail. Registered with progress processes only: PROCS is
 // python/dartpy/launch.py's job_processes(units, upn, 1); the 3-unit variant (upn 2, the
 // computing unit alone on the second node) is in tests/cpp/CMakeLists.txt. (Run with both
-// units on one node it passes without showing anything: see main.)
+// units on one node it passes without showing anything.)
 #include "prog_progress.h"
 
 #include <chrono>
@@ -127,58 +127,36 @@ void target_compute(prog::SharedWords &sw, int me, double cap_s) {
 
 int main(int argc, char **argv) {
   const double cap_s = argc > 1 ? std::atof(argv[1]) : 5.0;
-  // No MPI_Init of our own: with progress processes dart_init must start MPI.
-  if (dart_init(&argc, &argv) != DART_OK) {
-    std::fprintf(stderr, "%s: dart_init failed: %s\n", kName, dart_error_detail());
-    return 1;
-  }
-  MPI_Comm units = prog::units_comm();
-  dart_global_unit_t me{-1};
-  size_t n = 0;
-  CHECK_OK(dart_myid(&me));
-  CHECK_OK(dart_size(&n));
-  const int target = static_cast<int>(n) - 1;
-
-  bool body = prog::progress_running(kName);
-  int32_t node0 = -1, node_t = -1;
-  CHECK_OK(dart_unit_node(dart_global_unit_t{0}, &node0));
-  CHECK_OK(dart_unit_node(dart_global_unit_t{target}, &node_t));
-  if (n < 2) {
-    if (me.id == 0) std::fprintf(stderr, "%s: needs at least 2 units\n", kName);
-    ++prog::failures();
-    body = false;
-  } else if (me.id == 0) {
-    // On one node the operations are loads, stores and CPU atomics, which need nothing
-    // from the target: the program then runs but shows nothing about progress.
-    std::printf("%s: unit 0 (node %d) against unit %d (node %d)%s\n", kName, node0, target,
-                node_t, node0 == node_t ? ": the same node, no test of the target side" : "");
-  }
-
-  prog::SharedWords sw;
-  if (body) body = sw.create(units);
-  if (body) {
+  prog::Start s;
+  prog::start(&s, kName, &argc, &argv);
+  // On one node the operations are loads, stores and CPU atomics, which need nothing from
+  // the target: the program then runs but shows nothing about progress.
+  if (s.ok && s.same_node && s.me == 0)
+    std::printf("%s: the same node: no test of the target side\n", kName);
+  if (s.ok) {
+    const int target = s.target;
     dart_gptr_t g = DART_GPTR_NULL;
     CHECK_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, kElems, DART_TYPE_LONG, &g));
     dart_gptr_t mine = g;
-    dart_gptr_setunit(&mine, dart_team_unit_t{me.id});
+    dart_gptr_setunit(&mine, dart_team_unit_t{s.me});
     long *local = nullptr;
     CHECK_OK(dart_gptr_getaddr(mine, reinterpret_cast<void **>(&local)));
-    for (size_t i = 0; i < kElems; ++i) local[i] = pattern(me.id, i);
+    for (size_t i = 0; i < kElems; ++i) local[i] = pattern(s.me, i);
     // Lock k of a team has its MCS tail on team unit k mod size (lock.cc): the
     // (target+1)-th lock of DART_TEAM_ALL has it on the target.
     std::vector<dart_lock_t> locks(target + 1, DART_LOCK_NULL);
     for (auto &l : locks) CHECK_OK(dart_team_lock_init(DART_TEAM_ALL, &l));
     CHECK_OK(dart_barrier(DART_TEAM_ALL));
 
-    if (me.id == target) {
-      target_compute(sw, me.id, cap_s);
-    } else if (me.id == 0) {
-      origin(sw, target, g, locks[target]);
-      sw.store(0, kDone, 1);
+    if (s.me == target) {
+      target_compute(s.sw, s.me, cap_s);
+    } else if (s.me == 0) {
+      origin(s.sw, target, g, locks[target]);
+      s.sw.store(0, kDone, 1);
     }
     CHECK_OK(dart_barrier(DART_TEAM_ALL));
 
-    if (me.id == target) {  // what unit 0 wrote, seen in the target's own memory
+    if (s.me == target) {  // what unit 0 wrote, seen in the target's own memory
       bool put_ok = true;
       for (size_t i = 0; i < kBlock; ++i)
         put_ok = put_ok && local[kBlock + i] == -static_cast<long>(i) - 1;
@@ -188,9 +166,9 @@ int main(int argc, char **argv) {
     }
     for (auto &l : locks) CHECK_OK(dart_team_lock_destroy(&l));
     CHECK_OK(dart_team_memfree(g));
-    sw.destroy();
+    s.sw.destroy();
   }
-  const int rc = prog::finish_units(kName, units);
+  const int rc = prog::finish_units(kName, s.units);
   CHECK_OK(dart_exit());
   return rc;
 }
