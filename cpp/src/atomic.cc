@@ -353,6 +353,7 @@ dart_ret_t dart_accumulate_blocking_local(dart_gptr_t gptr, const void *values, 
 dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
                              dart_datatype_t dtype, dart_operation_t op) {
   const char *fn = "dart_fetch_and_op";
+  DART_TRY(progress_drain(fn));
   Fast f;
   MPI_Op fop;
   if ((value != nullptr || op == DART_OP_NO_OP) &&
@@ -385,6 +386,7 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
 dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void *compare,
                                  void *result, dart_datatype_t dtype) {
   const char *fn = "dart_compare_and_swap";
+  DART_TRY(progress_drain(fn));
   Fast f;
   // Quirk ompi-rdma-cas64-self: a 64-bit compare-and-swap to oneself on an rdma window
   // takes the general path (cas_one).

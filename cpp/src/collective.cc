@@ -168,6 +168,7 @@ extern "C" {
 dart_ret_t dart_barrier(dart_team_t team) {
   const char *fn = "dart_barrier";
   DART_TRY(check_init(fn));
+  DART_TRY(progress_drain(fn));
   Team *t = nullptr;
   DART_TRY(get_team(team, fn, &t));
   std::atomic_thread_fence(std::memory_order_seq_cst);  // order direct stores before it

@@ -65,6 +65,24 @@ dart_ret_t read_config(Config *cfg, const char *fn) {
       cfg->transfer_chunk = v < 0x7fffffffu ? v : 0x7fffffffu;
     }
   }
+  if (const char *s = std::getenv("DART_PROGRESS_PER_NODE")) {
+    size_t k = 0;
+    if (*s != '\0') {
+      if (!parse_size(s, &k) || k > 64)
+        return fail(DART_ERR_INVAL, fn,
+                    "DART_PROGRESS_PER_NODE='%s' is not a number of processes 0..64", s);
+      cfg->progress_per_node = (int)k;
+    }
+  }
+  if (const char *s = std::getenv("DART_PROGRESS_THRESHOLD")) {
+    size_t v = 0;
+    if (*s != '\0') {
+      if (!parse_size(s, &v))
+        return fail(DART_ERR_INVAL, fn,
+                    "DART_PROGRESS_THRESHOLD='%s' is not a size (bytes, or with K/M/G suffix)", s);
+      cfg->progress_threshold = v;
+    }
+  }
   if (const char *s = std::getenv("DART_WAIT")) {
     if (*s == '\0' || std::strcmp(s, "auto") == 0)
       cfg->wait = Config::Wait::Auto;

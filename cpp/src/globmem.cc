@@ -117,6 +117,13 @@ dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn) {
 }
 
 int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
+  if (g->progress != nullptr) {  // every window creation under the progress processes' lock
+    int rc = MPI_SUCCESS;
+    progress_locked(t, t->comm, [&] {
+      rc = MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+    }, "MPI_Win_create");
+    return rc;
+  }
   if (g->machine_lock == nullptr)  // no quirk ompi-rdma-shared-file
     return MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
   // Quirk ompi-rdma-shared-file (quirks.h): while osc/rdma creates a window's file, no
@@ -150,12 +157,10 @@ int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
   }
 }
 
-Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement *a,
-                               const char *fn) {
-  Segment *s = new Segment();
-  s->team = t;
-  s->segid = segid;
-  s->local_size = nbytes;
+// The windows of a shared allocation without progress processes: shared memory on the
+// node communicator, and for a team spanning nodes MPI_Win_create over it.
+static void shared_windows(Team *t, Segment *s, size_t padded, Agreement *a, const char *fn) {
+  const size_t nbytes = s->local_size;
   MPI_Info info = MPI_INFO_NULL;
   if (a->ok()) {
     a->step(mpi_check(MPI_Info_create(&info), fn, "MPI_Info_create"));
@@ -170,8 +175,6 @@ Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement 
   // it. Shared mappings are page aligned, so every process computes the same pad for a
   // part from its own mapping; `pads` turns DART offsets into displacements of the
   // shared window where it is the RMA window too (single-node teams).
-  const size_t padded = (nbytes + kAlign - 1) / kAlign * kAlign + kAlign;
-  if (padded < nbytes) a->step(fail(DART_ERR_INVAL, fn, "size %zu overflows", nbytes));
   // A unit that has failed already still takes part in every collective, with 0 bytes.
   int rc = MPI_Win_allocate_shared(a->ok() ? (MPI_Aint)padded : 0, 1, info, t->node_comm,
                                    &base, &s->shm_win);
@@ -227,6 +230,23 @@ Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement 
     a->expect(Agreement::Win, s->win != MPI_WIN_NULL);
     if (s->win != MPI_WIN_NULL) a->step(set_window_errhandler(s->win, fn));
   }
+}
+
+Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement *a,
+                               const char *fn) {
+  Segment *s = new Segment();
+  s->team = t;
+  s->segid = segid;
+  s->local_size = nbytes;
+  const size_t padded = (nbytes + kAlign - 1) / kAlign * kAlign + kAlign;
+  if (padded < nbytes) a->step(fail(DART_ERR_INVAL, fn, "size %zu overflows", nbytes));
+  if (t->served()) {  // progress processes map it and expose it (progress.cc)
+    progress_segment_create(t, s, a->ok() ? padded : 0, a, fn);
+    a->expect(Agreement::ShmWin, s->shm_win != MPI_WIN_NULL);
+    a->expect(Agreement::Win, s->win != MPI_WIN_NULL);
+  } else {
+    shared_windows(t, s, padded, a, fn);
+  }
   // The epochs (local calls): a window is locked only if its unit has succeeded so far;
   // segment_discard unlocks what was locked.
   auto lock_all = [&](MPI_Win w, bool *locked) {
@@ -248,6 +268,11 @@ void segment_store(Segment *s) {
 }
 
 void segment_discard(Segment *s, const Agreement &a) {
+  if (!s->ranks.empty() || (s->team->served() && !s->registered)) {
+    progress_segment_free(s, a.held_by_all(Agreement::Win) && a.held_by_all(Agreement::ShmWin));
+    delete s;
+    return;
+  }
   // Same order on every unit (the RMA window, then the shared one): collective frees.
   if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
     if (s->locked_win) MPI_Win_unlock_all(s->win);
@@ -318,7 +343,9 @@ dart_ret_t segment_free(Segment *s, const char *fn) {
     dart_ret_t r = mpi_check(mpi_rc, fn, what);
     if (rc == DART_OK) rc = r;
   };
-  if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
+  if (!s->ranks.empty()) {
+    progress_segment_free(s, true);
+  } else if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
     step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
     step(MPI_Win_free(&s->win), "MPI_Win_free");
   }
@@ -482,6 +509,7 @@ dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr)
 dart_ret_t dart_memfree(dart_gptr_t gptr) {
   const char *fn = "dart_memfree";
   DART_TRY(check_init(fn));
+  DART_TRY(progress_drain(fn));
   if (gptr.teamid != DART_TEAM_ALL || gptr.segid != DART_SEGMENT_LOCAL)
     return fail(DART_ERR_INVAL, fn,
                 "gptr (team %d, segment %d) was not returned by dart_memalloc",
@@ -531,6 +559,7 @@ dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_dat
 dart_ret_t dart_team_memfree(dart_gptr_t gptr) {
   const char *fn = "dart_team_memfree";
   DART_TRY(check_init(fn));
+  DART_TRY(progress_drain(fn));
   Team *t = nullptr;
   DART_TRY(get_team(gptr.teamid, fn, &t));
   if (gptr.segid == DART_SEGMENT_LOCAL)

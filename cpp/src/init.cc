@@ -71,12 +71,17 @@ const char *thread_level_name(int level) {
 
 void build_config_string(State *s) {
   const std::string &first = s->mpi.text;
-  char buf[1024];
+  std::string progress = "off";
+  if (s->progress != nullptr)
+    progress = std::to_string(s->cfg.progress_per_node) +
+               " process(es) per node (DART_PROGRESS_PER_NODE), non-blocking transfers of >= " +
+               std::to_string(s->cfg.progress_threshold) + " bytes offloaded";
+  char buf[1536];
   std::snprintf(buf, sizeof buf,
                 "DART-MPI %s; MPI: %s; thread level: %s; units: %d; nodes: %d%s; "
                 "windows: MPI_Win_allocate_shared per node + MPI_Win_create per team "
                 "(only when a team spans nodes), one lock_all epoch each; memory model: %s; "
-                "pool: %zu bytes per unit; waits: %s",
+                "pool: %zu bytes per unit; waits: %s; progress: %s",
                 dart_mpi_version(), first.c_str(), thread_level_name(s->thread_level),
                 s->size, s->nnodes,
                 s->cfg.units_per_node > 0
@@ -88,7 +93,8 @@ void build_config_string(State *s) {
                     ? "separate"
                     : "unified",
                 s->cfg.pool_size,
-                s->oversubscribed ? "sleep (more processes than cores)" : "yield");
+                s->oversubscribed ? "sleep (more processes than cores)" : "yield",
+                progress.c_str());
   s->config_string = buf;
 }
 
@@ -127,6 +133,7 @@ dart_ret_t teardown(State *s, const char *fn) {
     s->machine_lock = nullptr;
     keep_first(mpi_check(MPI_Win_free(&s->machine_lock_win), fn, "MPI_Win_free"));
   }
+  keep_first(progress_stop(s, fn));  // after the teams: their frees involve the progress processes
   if (s->p2p != MPI_COMM_NULL) keep_first(mpi_check(MPI_Comm_free(&s->p2p), fn, "MPI_Comm_free"));
   if (s->world != MPI_COMM_NULL)
     keep_first(mpi_check(MPI_Comm_free(&s->world), fn, "MPI_Comm_free"));
@@ -163,7 +170,16 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
 
   dart_ret_t rc = DART_OK;
   auto step = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
-  step(mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &s->world), fn, "MPI_Comm_dup"));
+  if (s->cfg.progress_per_node > 0) {
+    // Progress processes never come back from here; units get their own world.
+    step(progress_start(s.get(), fn));
+    if (rc != DART_OK) {
+      if (s->mpi_started_by_dart) MPI_Finalize();
+      return rc;
+    }
+  } else {
+    step(mpi_check(MPI_Comm_dup(MPI_COMM_WORLD, &s->world), fn, "MPI_Comm_dup"));
+  }
   if (rc == DART_OK)
     step(mpi_check(MPI_Comm_set_errhandler(s->world, MPI_ERRORS_RETURN), fn,
                    "MPI_Comm_set_errhandler"));
@@ -179,7 +195,7 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
     s->mpi = detect_mpi_library();
     s->quirks = quirks_for(s->mpi);
     s->quirks_string = quirks_describe(s->quirks);
-    step(compute_nodes(s.get(), fn));
+    if (s->progress == nullptr) step(compute_nodes(s.get(), fn));
   }
   if (rc == DART_OK && (s->quirks >> (unsigned)Quirk::OmpiRdmaSharedFile) & 1u)
     step(machine_lock_init(s.get(), fn));
@@ -242,7 +258,8 @@ dart_ret_t dart_init_thread(int *argc, char ***argv, dart_thread_support_level_t
 dart_ret_t dart_exit(void) {
   const char *fn = "dart_exit";
   DART_TRY(check_init(fn));
-  dart_ret_t rc = mpi_check(MPI_Barrier(g->world), fn, "MPI_Barrier");
+  dart_ret_t rc = progress_drain(fn);
+  if (dart_ret_t brc = mpi_check(MPI_Barrier(g->world), fn, "MPI_Barrier"); rc == DART_OK) rc = brc;
   State *s = g;
   dart_ret_t trc = teardown(s, fn);
   if (rc == DART_OK) rc = trc;
@@ -299,6 +316,14 @@ dart_ret_t dart_unit_node(dart_global_unit_t unit, int32_t *node) {
   if (unit.id < 0 || unit.id >= g->size)
     return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d)", unit.id, g->size);
   *node = g->node_of[unit.id];
+  return DART_OK;
+}
+
+dart_ret_t dart_progress_per_node(int32_t *k) {
+  const char *fn = "dart_progress_per_node";
+  DART_TRY(check_init(fn));
+  if (k == nullptr) return fail(DART_ERR_INVAL, fn, "k is NULL");
+  *k = g->progress != nullptr ? g->cfg.progress_per_node : 0;
   return DART_OK;
 }
 

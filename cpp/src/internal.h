@@ -15,6 +15,7 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,6 +91,11 @@ struct Config {
   // DART_TEST_WIN_SEPARATE=1 (test-only, docs/design.md "Memory model"): every window is
   // treated as MPI_WIN_SEPARATE, so the separate model's MPI_Win_sync path is tested.
   bool force_separate = false;
+  // DART_PROGRESS_PER_NODE: progress processes per (emulated) node, 0 = none
+  // (progress.cc); DART_PROGRESS_THRESHOLD: the smallest non-blocking transfer, in
+  // bytes, that a progress process carries out for its unit.
+  int progress_per_node = 0;
+  size_t progress_threshold = 16384;
 };
 dart_ret_t read_config(Config *cfg, const char *fn);
 
@@ -356,8 +362,14 @@ struct Segment {
   // A window of the segment has MPI_WIN_SEPARATE memory (or DART_TEST_WIN_SEPARATE):
   // load/store and RMA meet only through MPI_Win_sync (segment_sync).
   bool separate = false;
+  // Progress processes (progress.cc): a segment of a team spanning nodes is exposed by
+  // the progress processes of its nodes; `win` is then their window, `ranks` gives for
+  // each team unit the rank (in it) of the progress process exposing that unit's part,
+  // and `pads` that part's displacement there. Empty: the unit's own rank.
+  std::vector<int> ranks;
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
   uint64_t pad_of(int unit) const { return pads.empty() ? 0 : pads[unit]; }
+  int rank_of(int unit) const { return ranks.empty() ? unit : ranks[unit]; }
 };
 
 struct Team {
@@ -377,6 +389,12 @@ struct Team {
   StableTable<Segment> reg_segs;    // index ~segid (-1 -> 0, -32768 -> 32767)
   int16_t next_alloc = 1, next_reg = 1;
   int lock_counter = 0;  // locks created on this team (spreads their tails)
+  // Progress processes, a team spanning nodes (progress.cc): the team's units (ranks
+  // 0..size-1, team order) plus the progress processes of its nodes, and its split by
+  // node (this node's units, then this node's progress processes).
+  MPI_Comm comm_p = MPI_COMM_NULL, node_comm_p = MPI_COMM_NULL;
+  std::vector<int> served_rank;  // team unit -> comm_p rank of the process exposing its memory
+  bool served() const { return comm_p != MPI_COMM_NULL; }
 
   Segment *segment(int16_t segid) const {
     return segid >= 0 ? alloc_segs.get((size_t)segid) : reg_segs.get((size_t)(uint16_t)~segid);
@@ -433,6 +451,8 @@ struct State {
   // shared window on MPI's shared-memory communicator; globmem.cc, create_window).
   MPI_Win machine_lock_win = MPI_WIN_NULL;
   int *machine_lock = nullptr;
+  // Progress processes (progress.cc); nullptr when DART_PROGRESS_PER_NODE is 0.
+  struct Progress *progress = nullptr;
   int fault_site = -1;                // cfg.fault_site once dart_init has succeeded
   std::atomic<long> fault_passes{0};  // passes of the DART_FAULT site since then
 };
@@ -529,6 +549,12 @@ void register_team(Team *t);
 void release_team(Team *t, const Agreement &a);
 dart_ret_t destroy_team(Team *t, const char *fn);
 
+// Runs fn between two barriers of comm while the team's unit 0 holds the job-wide
+// creation lock of the progress processes (progress.cc): every window creation that
+// involves them, and in progress mode every MPI_Win_create, runs inside one.
+dart_ret_t progress_locked(Team *t, MPI_Comm comm, const std::function<void()> &fn,
+                           const char *fn_name);
+
 // Segments
 // MPI_Win_create on a team's communicator (collective over it), with the workaround of
 // quirk ompi-rdma-shared-file where it applies. Returns the MPI return code.
@@ -599,7 +625,7 @@ __attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t 
   t->seg = seg;
   if (Lazy && DART_LIKELY(base != nullptr)) return Miss::None;
   t->win = seg->win;
-  t->rank = unit;
+  t->rank = seg->rank_of(unit);
   t->disp = off + seg->pad_of(unit);
   return Miss::None;
 }
@@ -643,6 +669,41 @@ __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, co
   return true;
 }
 
+// ---------------------------------------------------------------------------
+// progress processes (progress.cc, docs/design.md "Progress")
+// ---------------------------------------------------------------------------
+// Called by dart_init after MPI_Init when DART_PROGRESS_PER_NODE > 0: splits the
+// processes into units and progress processes. On a unit it sets s->world (the units),
+// s->node_of, s->nnodes, s->oversubscribed and s->progress and returns; on a progress
+// process it serves until the units call dart_exit, then finalizes MPI and exits the
+// process (it never returns, except with an error before serving).
+dart_ret_t progress_start(State *s, const char *fn);
+// dart_exit on a unit: tells the progress processes, frees what progress_start made.
+dart_ret_t progress_stop(State *s, const char *fn);
+// Team creation (collective over a team spanning nodes; make_team): creates comm_p and
+// node_comm_p with the progress processes of its nodes. Steps recorded in `a`.
+void progress_team_create(Team *t, Agreement *a, const char *fn);
+void progress_team_free(Team *t);
+// The windows of a segment of such a team: shared memory on node_comm_p (the progress
+// processes map it), the RMA window on comm_p exposed by them (Segment::ranks, pads).
+void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, const char *fn);
+void progress_segment_free(Segment *s, bool windows);
+// Origin side: whether a non-blocking transfer of `bytes` is given to the progress
+// process; offload() hands it over and returns its sequence number (0: not taken).
+bool progress_offload_wanted(size_t bytes);
+uint64_t progress_offload(bool put, void *local, const Target &t, size_t bytes,
+                          const char *fn, dart_ret_t *rc);
+// Whether offloaded transfer `seq` is complete; wait for it; wait for all of this unit's.
+bool progress_done(uint64_t seq);
+dart_ret_t progress_wait(uint64_t seq, const char *fn);
+dart_ret_t progress_drain_slow(const char *fn);
+// Blocking calls, flushes, barriers, lock release, memory free and team destroy first
+// complete every offloaded transfer of this unit (one load when nothing is pending).
+inline dart_ret_t progress_drain(const char *fn) {
+  if (DART_LIKELY(g == nullptr || g->progress == nullptr)) return DART_OK;
+  return progress_drain_slow(fn);
+}
+
 // Handles: a pooled record of an outstanding MPI RMA operation.
 void handles_finalize();
 // The put of dart_put_blocking / dart_put_handle, with the caller's name in errors
@@ -670,6 +731,8 @@ struct dart_handle_struct {
   uint64_t notify_value;
   int notify_op;
   dart_gptr_t notify_counter;
+  // A transfer carried out by a progress process: its sequence number (0: none).
+  uint64_t offload_seq;
 };
 
 #endif  // DART_MPI_INTERNAL_H

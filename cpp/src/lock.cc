@@ -111,8 +111,15 @@ void shm_release(const dart_lock_struct *l) {
   __atomic_store_n(&words(l, succ)[kFlagW], 1, __ATOMIC_RELEASE);
 }
 
+// The lock words of `unit` in the segment's window: its rank there and displacement (with
+// progress processes, those of the process exposing the unit's memory; Segment::ranks).
+int word_rank(const dart_lock_struct *l, int unit) { return l->seg->rank_of(unit); }
+MPI_Aint word_disp(const dart_lock_struct *l, int unit, MPI_Aint disp) {
+  return (MPI_Aint)l->seg->pad_of(unit) + disp;
+}
+
 dart_ret_t flush(const dart_lock_struct *l, int unit, const char *fn) {
-  return mpi_check(MPI_Win_flush(unit, l->seg->win), fn, "MPI_Win_flush");
+  return mpi_check(MPI_Win_flush(word_rank(l, unit), l->seg->win), fn, "MPI_Win_flush");
 }
 
 // Compare-and-swap on one lock word, complete when it returns. MPI has no request-based
@@ -123,11 +130,13 @@ dart_ret_t flush(const dart_lock_struct *l, int unit, const char *fn) {
 dart_ret_t cas_word(const dart_lock_struct *l, const int *value, const int *compare,
                     int *result, int target, MPI_Aint disp, const char *fn) {
   MPI_Win win = l->seg->win;
-  DART_MPI(MPI_Compare_and_swap(value, compare, result, MPI_INT, target, disp, win), fn);
+  const int rank = word_rank(l, target);
+  disp = word_disp(l, target, disp);
+  DART_MPI(MPI_Compare_and_swap(value, compare, result, MPI_INT, rank, disp, win), fn);
   if (g->oversubscribed) {
     int dummy = 0, seen = 0;
     MPI_Request req;
-    DART_MPI(MPI_Rget_accumulate(&dummy, 1, MPI_INT, &seen, 1, MPI_INT, target, disp, 1,
+    DART_MPI(MPI_Rget_accumulate(&dummy, 1, MPI_INT, &seen, 1, MPI_INT, rank, disp, 1,
                                  MPI_INT, MPI_NO_OP, win, &req), fn);
     DART_TRY(wait_backoff(&req, fn));
   }
@@ -153,13 +162,15 @@ dart_ret_t reset_next(dart_lock_struct *l, const char *fn) {
 dart_ret_t word_op(const dart_lock_struct *l, const int *value, int *result, int target,
                    MPI_Aint disp, MPI_Op op, const char *fn) {
   MPI_Win win = l->seg->win;
+  const int rank = word_rank(l, target);
+  disp = word_disp(l, target, disp);
   if (!g->oversubscribed) {
-    DART_MPI(MPI_Fetch_and_op(value, result, MPI_INT, target, disp, op, win), fn);
-    return mpi_check(MPI_Win_flush(target, win), fn, "MPI_Win_flush");
+    DART_MPI(MPI_Fetch_and_op(value, result, MPI_INT, rank, disp, op, win), fn);
+    return mpi_check(MPI_Win_flush(rank, win), fn, "MPI_Win_flush");
   }
   int dummy = 0;
   MPI_Request req;
-  DART_MPI(MPI_Rget_accumulate(value ? value : &dummy, 1, MPI_INT, result, 1, MPI_INT, target,
+  DART_MPI(MPI_Rget_accumulate(value ? value : &dummy, 1, MPI_INT, result, 1, MPI_INT, rank,
                                disp, 1, MPI_INT, op, win, &req), fn);
   return wait_backoff(&req, fn);
 }
@@ -378,6 +389,7 @@ dart_ret_t dart_lock_try_acquire(dart_lock_t lock, int32_t *result) {
 dart_ret_t dart_lock_release(dart_lock_t lock) {
   const char *fn = "dart_lock_release";
   DART_TRY(check_lock(lock, fn));
+  DART_TRY(progress_drain(fn));
   if (!lock->held_by_me())
     return fail(DART_ERR_INVAL, fn,
                 lock->held_here() ? "the lock is held by another thread of this unit (only "

@@ -181,6 +181,7 @@ dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
   h->rank = rank;
   h->next_free = nullptr;
   h->notify = false;
+  h->offload_seq = 0;
   return h;
 }
 
@@ -200,6 +201,12 @@ void handle_release(dart_handle_struct *h) {
 dart_ret_t complete(dart_handle_t *hp, bool local_only, const char *fn) {
   dart_handle_struct *h = *hp;
   if (h == DART_HANDLE_NULL) return DART_OK;
+  if (h->offload_seq != 0) {  // carried out by the progress process
+    dart_ret_t orc = progress_wait(h->offload_seq, fn);
+    handle_release(h);
+    *hp = DART_HANDLE_NULL;
+    return orc;
+  }
   if (h->notify) local_only = false;  // the counter update needs the put complete at the target
   int rc = local_only ? MPI_Win_flush_local(h->rank, h->win) : MPI_Win_flush(h->rank, h->win);
   dart_ret_t nrc = (rc == MPI_SUCCESS && h->notify) ? notify_handle_complete(*h, fn) : DART_OK;
@@ -218,7 +225,7 @@ dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, cons
   for (size_t i = 0; i < n; ++i) {
     dart_handle_struct *h = handles[i];
     if (h == DART_HANDLE_NULL) continue;
-    if (h->win == last_win && h->rank == last_rank && !h->notify) {  // flushed just now
+    if (h->win == last_win && h->rank == last_rank && !h->notify && !h->offload_seq) {  // flushed just now
       handle_release(h);
       handles[i] = DART_HANDLE_NULL;
       continue;
@@ -231,11 +238,22 @@ dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, cons
   return rc;
 }
 
+// Whether every offloaded transfer among the handles is complete (testall).
+bool offloads_done(const dart_handle_t handles[], size_t n) {
+  if (g == nullptr || g->progress == nullptr || handles == nullptr) return true;
+  for (size_t i = 0; i < n; ++i)
+    if (handles[i] != DART_HANDLE_NULL && handles[i]->offload_seq != 0 &&
+        !progress_done(handles[i]->offload_seq))
+      return false;
+  return true;
+}
+
 enum class FlushKind { One, All, Local, LocalAll };
 
 dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
   Target t;
   DART_TRY(resolve(gp, 0, fn, &t));
+  DART_TRY(progress_drain(fn));  // transfers offloaded to the progress process
   std::atomic_thread_fence(std::memory_order_seq_cst);
   // Same-node put/get are complete already, but atomics to the same target went through
   // MPI on this window (docs/design.md, "Atomics"): the flush completes them. Registered
@@ -269,8 +287,26 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
                            dart_datatype_t local_t, dart_datatype_t remote_t,
                            dart_handle_t *handle, const char *fn) {
   if (M == Mode::Handle && handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  // Progress processes: a blocking transfer first completes the offloaded ones.
+  if (M == Mode::Blocking) DART_TRY(progress_drain(fn));
   Fast f;
   if (fast_target<false>(gptr, buf, nelem, local_t, remote_t, &f)) {
+    if (M != Mode::Blocking && DART_UNLIKELY(g->progress != nullptr) &&
+        progress_offload_wanted(f.bytes)) {
+      if (!f.direct) {
+        f.count = (int)nelem;
+        f.type = basic_mpi_type(local_t);
+      }
+      dart_ret_t orc = DART_OK;
+      if (uint64_t seq = progress_offload(Put, buf, f, f.bytes, fn, &orc); seq != 0) {
+        if (M == Mode::Handle) {
+          *handle = handle_alloc(MPI_WIN_NULL, -1);
+          (*handle)->offload_seq = seq;
+        }
+        return DART_OK;
+      }
+      DART_TRY(orc);
+    }
     if (f.direct) {  // same node: done now
       fast_copy(f, buf, Put);
       if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
@@ -410,6 +446,11 @@ dart_ret_t dart_test(dart_handle_t *handleptr, int32_t *is_finished) {
   DART_TRY(check_init(fn));
   if (handleptr == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
   if (is_finished == nullptr) return fail(DART_ERR_INVAL, fn, "is_finished is NULL");
+  if (*handleptr != DART_HANDLE_NULL && (*handleptr)->offload_seq != 0 &&
+      !progress_done((*handleptr)->offload_seq)) {
+    *is_finished = 0;  // the progress process has not completed it yet
+    return DART_OK;
+  }
   DART_TRY(complete(handleptr, false, fn));
   *is_finished = 1;
   return DART_OK;
@@ -420,6 +461,11 @@ dart_ret_t dart_test_local(dart_handle_t *handle, int32_t *result) {
   DART_TRY(check_init(fn));
   if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
   if (result == nullptr) return fail(DART_ERR_INVAL, fn, "result is NULL");
+  if (*handle != DART_HANDLE_NULL && (*handle)->offload_seq != 0 &&
+      !progress_done((*handle)->offload_seq)) {
+    *result = 0;
+    return DART_OK;
+  }
   DART_TRY(complete(handle, true, fn));
   *result = 1;
   return DART_OK;
@@ -431,6 +477,10 @@ dart_ret_t dart_testall(dart_handle_t handles[], size_t n, int32_t *is_finished)
     DART_TRY(check_init(fn));
     return fail(DART_ERR_INVAL, fn, "is_finished is NULL");
   }
+  if (!offloads_done(handles, n)) {
+    *is_finished = 0;
+    return DART_OK;
+  }
   DART_TRY(complete_all(handles, n, false, fn));
   *is_finished = 1;
   return DART_OK;
@@ -441,6 +491,10 @@ dart_ret_t dart_testall_local(dart_handle_t handles[], size_t n, int32_t *result
   if (result == nullptr) {
     DART_TRY(check_init(fn));
     return fail(DART_ERR_INVAL, fn, "result is NULL");
+  }
+  if (!offloads_done(handles, n)) {
+    *result = 0;
+    return DART_OK;
   }
   DART_TRY(complete_all(handles, n, true, fn));
   *result = 1;

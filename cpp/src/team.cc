@@ -47,6 +47,12 @@ Team *make_team(dart_team_t id, MPI_Comm comm, Agreement *a, const char *fn) {
   if (t->node_comm != MPI_COMM_NULL)
     step(MPI_Comm_set_errhandler(t->node_comm, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   if (a->ok()) step(MPI_Comm_size(t->node_comm, &t->node_size), "MPI_Comm_size");
+  // Progress processes serve a team spanning nodes: they join its creation (collective,
+  // so it runs after a local failure too).
+  if (g->progress != nullptr && t->size > 0 && (int)t->global.size() == t->size &&
+      std::any_of(t->global.begin(), t->global.end(),
+                  [&](int gu) { return g->node_of[gu] != mynode; }))
+    progress_team_create(t, a, fn);
   if (!a->ok()) return t;
   t->g2l.reserve((size_t)t->size);
   for (int i = 0; i < t->size; ++i) t->g2l.emplace(t->global[i], i);
@@ -63,6 +69,7 @@ void register_team(Team *t) {
 }
 
 void release_team(Team *t, const Agreement &a) {
+  if (t->served()) progress_team_free(t);
   if (t->node_comm != MPI_COMM_NULL && a.held_by_all(Agreement::NodeComm))
     MPI_Comm_free(&t->node_comm);
   if (t->group != MPI_GROUP_NULL) MPI_Group_free(&t->group);
@@ -78,6 +85,7 @@ dart_ret_t destroy_team(Team *t, const char *fn) {
   };
   t->reg_segs.for_each_desc(free_seg);
   t->alloc_segs.for_each_desc(free_seg);
+  if (t->served()) progress_team_free(t);
   auto keep_first = [&](int mrc, const char *what) {  // every step runs; first error wins
     if (mrc != MPI_SUCCESS && rc == DART_OK) rc = mpi_fail(mrc, fn, what);
   };
@@ -202,6 +210,7 @@ dart_ret_t dart_team_destroy(dart_team_t *teamid) {
   if (*teamid == DART_TEAM_ALL) return fail(DART_ERR_INVAL, fn, "DART_TEAM_ALL cannot be destroyed");
   Team *t = nullptr;
   DART_TRY(get_team(*teamid, fn, &t));
+  DART_TRY(progress_drain(fn));
   DART_MPI(MPI_Barrier(t->comm), fn);
   DART_TRY(destroy_team(t, fn));
   *teamid = DART_TEAM_NULL;

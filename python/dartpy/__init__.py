@@ -374,6 +374,7 @@ def info() -> dict:
         n = _core.size()
         d.update(units=n, nodes=_core.node_count(),
                  units_per_node_emulation=_core.units_per_node_emulation(),
+                 progress_per_node=_core.progress_per_node(),
                  unit_nodes=[_core.unit_node(u) for u in range(n)],
                  config=_core.config_string(), mpi_quirks=_core.mpi_quirks())
     return d

@@ -35,6 +35,9 @@ def _print_info() -> int:
         print(f"units: {info['units']}")
         emul_txt = f"DART_UNITS_PER_NODE={emul}" if emul else "off"
         print(f"nodes: {nodes} (node emulation: {emul_txt})")
+        prog = info["progress_per_node"]
+        print("progress processes: " + (f"{prog} per node (DART_PROGRESS_PER_NODE={prog}; "
+                                        "not units, not counted above)" if prog else "none"))
         for node, units in sorted(per_node.items()):
             print(f"  node {node}: units {', '.join(map(str, units))}")
         print("windows: MPI_Win_allocate_shared per node (load/store within a node) + "

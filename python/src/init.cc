@@ -208,6 +208,11 @@ void bind_init(py::module_ &m) {
     check(dart_units_per_node_emulation(&k), "dart_units_per_node_emulation");
     return k;
   });
+  m.def("progress_per_node", []() {
+    int32_t k = 0;
+    check(dart_progress_per_node(&k), "dart_progress_per_node");
+    return k;
+  });
   m.def("mpi_info", []() {
     py::dict d;
     char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";

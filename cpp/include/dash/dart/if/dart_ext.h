@@ -101,6 +101,9 @@ dart_ret_t dart_node_count(size_t *nnodes);
 /** Node index (0..nnodes-1, ordered by the lowest unit of each node) of a global unit. */
 dart_ret_t dart_unit_node(dart_global_unit_t unit, int32_t *node);
 
+/** Progress processes per node (DART_PROGRESS_PER_NODE) of this run; 0 when none run. */
+dart_ret_t dart_progress_per_node(int32_t *k);
+
 /** DART_UNITS_PER_NODE emulation factor in force, 0 when emulation is off. */
 dart_ret_t dart_units_per_node_emulation(int32_t *k);
 
