@@ -26,10 +26,10 @@ inline int progress_requested() {
 }
 
 // With DART_PROGRESS_PER_NODE=k > 0 set, progress processes must exist: MPI_COMM_WORLD
-// then holds more processes than DART has units, and dart_config_string() says
-// "progress: k per node". A runtime without progress processes (or one that ignores the
-// variable) fails here, clearly, on every unit alike. Returns whether the program's body
-// makes sense (true also when no progress processes were asked for).
+// then holds more processes than DART has units, and dart_progress_per_node() says k. A
+// runtime without progress processes (or one that ignores the variable) fails here,
+// clearly, on every unit alike. Returns whether the program's body makes sense (true also
+// when no progress processes were asked for).
 inline bool progress_running(const char *name) {
   const int k = progress_requested();
   if (k <= 0) {
@@ -37,20 +37,20 @@ inline bool progress_running(const char *name) {
   }
   int world = 0;
   size_t units = 0;
+  int32_t served = -1;
   MPI_Comm_size(MPI_COMM_WORLD, &world);
   dart_size(&units);
-  const std::string want = "progress: " + std::to_string(k) + " per node";
-  const char *cfg = dart_config_string();
-  const bool ok = static_cast<size_t>(world) > units && cfg && std::strstr(cfg, want.c_str());
+  dart_progress_per_node(&served);
+  const bool ok = static_cast<size_t>(world) > units && served == k;
   dart_global_unit_t me{-1};
   dart_myid(&me);
   if (!ok) ++failures();
   if (!ok && me.id == 0) {
     std::fprintf(stderr,
                  "%s: DART_PROGRESS_PER_NODE=%d is set but no progress process runs: "
-                 "MPI_COMM_WORLD has %d processes for %zu units, and dart_config_string() "
-                 "does not say \"%s\" (it says \"%s\")\n",
-                 name, k, world, units, want.c_str(), cfg ? cfg : "(null)");
+                 "MPI_COMM_WORLD has %d processes for %zu units, dart_progress_per_node() "
+                 "says %d\n",
+                 name, k, world, units, static_cast<int>(served));
     std::fflush(stderr);
   }
   return ok;

@@ -11,10 +11,12 @@
 //    time (argument 1, seconds, default 2), far longer than the transfer takes.
 // 2. dart_test is a real test: for 4 MiB gets and puts, polled from right after the start,
 //    it may say "not done" (never asserted: timing), but whenever it (or dart_test_local
-//    for a get) says done, the data is there: the get's buffer holds all of it, a blocking
-//    get after a put sees all of it.
+//    for a get) says done, the data is there: the get's buffer holds all of it; after a
+//    put, the target finds all of it in its own memory.
 //
-// The target waits meanwhile without any DART call (node shared memory, prog_progress.h).
+// The target makes no DART call meanwhile: it answers unit 0's requests to check its memory
+// (after a put) through node shared memory (prog_progress.h, SharedWords). A blocking get
+// would not do for that check: it first completes the unit's offloaded transfers.
 #include "prog_progress.h"
 
 #include <chrono>
@@ -29,7 +31,14 @@ constexpr const char *kName = "prog_progress_origin";
 constexpr size_t kMiB = 1 << 20;
 constexpr size_t kBig = 4 * kMiB / sizeof(uint64_t);    // elements of a 4 MiB transfer
 constexpr size_t kSmall = kMiB / sizeof(uint64_t);      // elements of a 1 MiB transfer
-constexpr int kDone = 0;                                // unit 0's word: 1 = finished
+// Words of SharedWords: unit 0's
+constexpr int kDone = 0;      // 1: finished
+constexpr int kAsk = 1;       // the number of its latest request to the target
+constexpr int kAskRound = 2;  // the request: does the target hold value(round, i),
+constexpr int kAskCount = 3;  // i < count?
+// and the target's
+constexpr int kAnswered = 0;  // the number of the latest request answered
+constexpr int kAnswerOk = 1;  // that number if the answer is yes, else 0
 
 uint64_t value(uint64_t round, size_t i) { return (round << 40) ^ (0x5eedULL << 24) ^ i; }
 
@@ -58,13 +67,53 @@ void compute_for(double seconds) {
   } while ((steps & 15) != 0 || prog::seconds_since(t0) < seconds);
 }
 
+// The target: answers unit 0's requests (kAsk) about its part `local` until unit 0 is
+// done, without any DART call.
+void serve_checks(prog::SharedWords &sw, int me, MPI_Comm units, const uint64_t *local) {
+  uint64_t answered = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!sw.load(0, kDone)) {
+    const uint64_t ask = sw.load(0, kAsk);
+    if (ask > answered) {
+      const bool ok = all_equal(local, sw.load(0, kAskRound), 0, sw.load(0, kAskCount));
+      sw.store(me, kAnswerOk, ok ? ask : 0);
+      sw.store(me, kAnswered, ask);
+      answered = ask;
+      continue;
+    }
+    // Sleeps between polls; the MPI_Iprobe only keeps a run without progress processes
+    // from stalling at this target (prog_progress_target tests that side).
+    if (!sw.wait_at_least(0, kAsk, answered + 1, 0.001, units) &&
+        prog::seconds_since(t0) > 600) {
+      CHECK(!"unit 0 did not finish within 600 s");
+      return;
+    }
+  }
+}
+
 struct Origin {
+  prog::SharedWords *sw;
+  int target;
+  uint64_t asks = 0;
   dart_gptr_t remote;     // the target's part of the segment
   uint64_t *dart_buf;     // the origin's own part (DART memory)
   std::vector<uint64_t> heap;  // outside DART's memory
-  std::vector<uint64_t> check;
   uint64_t round = 1;     // the target's part holds value(round, i) when not in a put
   double loop_s;
+
+  // Whether the target finds value(r, i), i < count, in its memory (it checks, no DART
+  // call on either side).
+  bool target_holds(uint64_t r, size_t count) {
+    const uint64_t id = ++asks;
+    sw->store(0, kAskRound, r);
+    sw->store(0, kAskCount, count);
+    sw->store(0, kAsk, id);
+    if (!sw->wait_at_least(target, kAnswered, id)) {
+      CHECK(!"the target did not answer within 120 s");
+      return false;
+    }
+    return sw->load(target, kAnswerOk) == id;
+  }
 
   // The target's content is value(round, i): set it with a blocking put.
   void reset_target(uint64_t r) {
@@ -102,8 +151,7 @@ struct Origin {
     dart_handle_t h = DART_HANDLE_NULL;
     CHECK_OK(dart_put_handle(remote, src, kSmall, DART_TYPE_ULONG, DART_TYPE_ULONG, &h));
     overlap(&h, "put_handle from", what);
-    CHECK_OK(dart_get_blocking(check.data(), remote, kSmall, DART_TYPE_ULONG, DART_TYPE_ULONG));
-    CHECK(all_equal(check.data(), r, 0, kSmall));
+    CHECK(target_holds(r, kSmall));
     reset_target(round + 1);  // the whole 4 MiB consistent again
   }
 
@@ -116,17 +164,13 @@ struct Origin {
     return poll(&h, local, [&] { return all_equal(dst, round, 0, kBig); });
   }
 
-  // 4 MiB put polled with dart_test from its start: "done" means a blocking get sees it.
+  // 4 MiB put polled with dart_test from its start: "done" means the target holds it.
   long put_test_is_real(uint64_t *src) {
     const uint64_t r = round + 1;
     for (size_t i = 0; i < kBig; ++i) src[i] = value(r, i);
     dart_handle_t h = DART_HANDLE_NULL;
     CHECK_OK(dart_put_handle(remote, src, kBig, DART_TYPE_ULONG, DART_TYPE_ULONG, &h));
-    const long not_done = poll(&h, false, [&] {
-      poison(check.data(), kBig);
-      CHECK_OK(dart_get_blocking(check.data(), remote, kBig, DART_TYPE_ULONG, DART_TYPE_ULONG));
-      return all_equal(check.data(), r, 0, kBig);
-    });
+    const long not_done = poll(&h, false, [&] { return target_holds(r, kBig); });
     round = r;
     return not_done;
   }
@@ -171,11 +215,12 @@ int main(int argc, char **argv) {
 
     if (s.me == 0) {
       Origin o;
+      o.sw = &s.sw;
+      o.target = s.target;
       o.remote = g;
       dart_gptr_setunit(&o.remote, dart_team_unit_t{s.target});
       o.dart_buf = local;
       o.heap.assign(kBig, 0);
-      o.check.assign(kBig, 0);
       o.loop_s = loop_s;
 
       o.get_overlaps(o.heap.data(), "a malloc buffer");
@@ -196,9 +241,9 @@ int main(int argc, char **argv) {
                   kName, nd[0], nd[1], nd[2], nd[3]);
       std::fflush(stdout);
       s.sw.store(0, kDone, 1);
+    } else if (s.me == s.target) {
+      serve_checks(s.sw, s.me, s.units, local);
     } else if (!s.sw.wait_at_least(0, kDone, 1, 600, s.units)) {
-      // No DART call while unit 0 works; the MPI_Iprobe only keeps a run without progress
-      // processes from stalling at this target (prog_progress_target tests that side).
       CHECK(!"unit 0 did not finish within 600 s");
     }
     CHECK_OK(dart_barrier(DART_TEAM_ALL));

@@ -6,8 +6,8 @@
 //   mpi_init   (under mpiexec) when the application initialized MPI before dart_init;
 //              without the variable dart_init then works, and MPI stays the
 //              application's (it finalizes it)
-//   singleton  (no mpiexec; the registration is in tests/cpp/CMakeLists.txt) in a
-//              singleton run
+//   singleton, singleton_thread  (no mpiexec; registered in tests/cpp/CMakeLists.txt) in
+//              a singleton run: dart_init, dart_init_thread
 // The program sets the variable itself (setenv before dart_init, where config.cc reads it).
 #include "prog_common.h"
 
@@ -37,11 +37,12 @@ void check_refused(dart_ret_t rc, const char *call) {
   }
 }
 
-void refuse_both(int *argc, char ***argv) {
+// dart_init (`init`) and/or dart_init_thread (`init_thread`) with the variable set.
+void refuse(int *argc, char ***argv, bool init, bool init_thread) {
   setenv("DART_PROGRESS_PER_NODE", "1", 1);
-  check_refused(dart_init(argc, argv), "dart_init");
+  if (init) check_refused(dart_init(argc, argv), "dart_init");
   dart_thread_support_level_t level = DART_THREAD_SINGLE;
-  check_refused(dart_init_thread(argc, argv, &level), "dart_init_thread");
+  if (init_thread) check_refused(dart_init_thread(argc, argv, &level), "dart_init_thread");
   unsetenv("DART_PROGRESS_PER_NODE");
 }
 
@@ -51,7 +52,7 @@ int main(int argc, char **argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "mpi_init") {
     prog::init_mpi(&argc, &argv);
-    refuse_both(&argc, &argv);
+    refuse(&argc, &argv, true, true);
     // Without the variable DART runs inside the application's MPI as always.
     CHECK_OK(dart_init(&argc, &argv));
     size_t n = 0;
@@ -68,12 +69,14 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return rc;
   }
-  if (mode == "singleton") {
+  if (mode == "singleton" || mode == "singleton_thread") {
     if (std::getenv("PMI_RANK") || std::getenv("OMPI_COMM_WORLD_RANK")) {
       std::fprintf(stderr, "%s singleton: run without mpiexec\n", kName);
       return 2;
     }
-    refuse_both(&argc, &argv);
+    // One call per process: a refused dart_init that started MPI finalizes it again, and
+    // MPI cannot be initialized twice in one process.
+    refuse(&argc, &argv, mode == "singleton", mode == "singleton_thread");
     if (dart_initialized()) dart_exit();  // a runtime that did not refuse
     // Whether a refused dart_init left MPI initialized is the runtime's business; end it
     // if so, so that the process exits cleanly.
@@ -85,6 +88,6 @@ int main(int argc, char **argv) {
     std::printf("%s: %s\n", kName, rc ? "FAILED" : "PASSED");
     return rc;
   }
-  std::fprintf(stderr, "usage: %s mpi_init|singleton\n", kName);
+  std::fprintf(stderr, "usage: %s mpi_init|singleton|singleton_thread\n", kName);
   return 2;
 }
