@@ -4,6 +4,7 @@
 //
 //   mpiexec -n 2 bench_halo [--dim 2|3] [--n POINTS] [--iters N] [--warmup N]
 //                           [--only impl,...] [--placement LABEL] [--out FILE]
+//                           [--progress]
 //
 // Per iteration and implementation: exchange = start + finish of the halo of the
 // current buffer (including the synchronisation the implementation needs), compute =
@@ -14,6 +15,9 @@
 // every unit's interior, combined in rank order) and must equal the `dart` one, else
 // the job aborts before printing its rows. Rows: bench=halo, op=exchange|compute,
 // bytes = bytes of one unit's block interior, last column `case` = "3d-32" etc.
+// --progress: the job runs with progress processes (DART_PROGRESS_PER_NODE); the rows'
+// impl names get the suffix -progress, and a run without progress processes fails.
+// Everything runs on the units' communicator.
 
 #include "halo.h"
 #include "heat_common.h"
@@ -27,6 +31,7 @@ struct Opts {
   long iters = 100, warmup = 5;
   std::vector<std::string> only;
   std::string placement = "node", out;
+  bool progress = false;
 };
 
 Opts parse(int argc, char **argv) {
@@ -45,6 +50,7 @@ Opts parse(int argc, char **argv) {
     else if (a == "--only") o.only = bench::split(val(), ',');
     else if (a == "--placement") o.placement = val();
     else if (a == "--out") o.out = val();
+    else if (a == "--progress") o.progress = true;
     else bench::die(("unknown option " + a).c_str());
   }
   if (o.dim != 2 && o.dim != 3) bench::die("--dim must be 2 or 3");
@@ -71,8 +77,9 @@ halo::Geometry geometry(const Opts &o) {
   halo::Geometry g;
   g.ndim = o.dim;
   g.n = o.n;
-  BENCH_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &g.rank));
-  BENCH_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &g.nunits));
+  g.world = bench::units_comm();
+  BENCH_MPI_CHECK(MPI_Comm_rank(g.world, &g.rank));
+  BENCH_MPI_CHECK(MPI_Comm_size(g.world, &g.nunits));
   std::vector<int> d = heat::dims_create(g.nunits, o.dim);
   for (int k = 0; k < o.dim; ++k) g.dims[k] = d[k];
   for (int k = o.dim - 1, r = g.rank; k >= 0; --k) g.coords[k] = r % g.dims[k], r /= g.dims[k];
@@ -112,7 +119,7 @@ halo::Geometry geometry(const Opts &o) {
   int32_t node = 0;
   BENCH_DART_CHECK(dart_unit_node(DART_GLOBAL_UNIT_ID(g.rank), &node));
   MPI_Comm shm;
-  BENCH_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+  BENCH_MPI_CHECK(MPI_Comm_split_type(g.world, MPI_COMM_TYPE_SHARED, 0,
                                       MPI_INFO_NULL, &shm));
   BENCH_MPI_CHECK(MPI_Comm_split(shm, node, g.rank, &g.node));
   BENCH_MPI_CHECK(MPI_Comm_free(&shm));
@@ -242,12 +249,12 @@ void stats(std::vector<double> v, double *median, double *min) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (dart_init(&argc, &argv) != DART_OK) {
-    std::fprintf(stderr, "dart_init failed\n");
-    return 1;
-  }
+  const bool progress = std::find(argv, argv + argc, std::string("--progress")) != argv + argc;
+  if (dart_ret_t rc = dart_init(&argc, &argv); rc != DART_OK)
+    return bench::init_failed("bench_halo", rc);
   BENCH_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   const Opts o = parse(argc, argv);
+  if (o.progress) bench::require_progress("bench_halo");
   halo::Geometry g = geometry(o);
   std::vector<halo::Impl> impls = halo::registry();
   std::stable_sort(impls.begin(), impls.end(),
@@ -271,6 +278,7 @@ int main(int argc, char **argv) {
       bool wanted = o.only.empty() || name == "dart";  // dart: always, the reference
       for (const std::string &s : o.only) wanted = wanted || s == name;
       if (!wanted) continue;
+      const std::string row = name + (o.progress ? "-progress" : "");
       std::unique_ptr<halo::Exchange> x = impl.make(g, nb);
       for (int t = 0; t < 2; ++t) init(g, x->field(t));
       BENCH_MPI_CHECK(MPI_Barrier(g.world));
@@ -315,7 +323,7 @@ int main(int argc, char **argv) {
         std::fprintf(stderr,
                      "bench_halo: %s %s: final field differs from dart's (hash %016llx, dart "
                      "%016llx): CHECK FAILED\n",
-                     name.c_str(), label.c_str(), (unsigned long long)h,
+                     row.c_str(), label.c_str(), (unsigned long long)h,
                      (unsigned long long)reference);
         MPI_Abort(MPI_COMM_WORLD, 4);
       }
@@ -323,12 +331,12 @@ int main(int argc, char **argv) {
                            {"compute", &mc}}) {
         double med, mn;
         stats(*v, &med, &mn);
-        std::fprintf(out, "halo,%s,%s,%ld,%d,%s,%.4f,%.4f,%zu,%s\n", name.c_str(), op,
+        std::fprintf(out, "halo,%s,%s,%ld,%d,%s,%.4f,%.4f,%zu,%s\n", row.c_str(), op,
                      block_bytes, g.nunits, o.placement.c_str(), med * 1e6, mn * 1e6,
                      v->size(), label.c_str());
       }
       std::fflush(out);
-      std::fprintf(stderr, "bench_halo: %s %s check passed (hash %016llx)\n", name.c_str(),
+      std::fprintf(stderr, "bench_halo: %s %s check passed (hash %016llx)\n", row.c_str(),
                    label.c_str(), (unsigned long long)h);
     }
   if (out != stdout && out) std::fclose(out);

@@ -53,7 +53,7 @@ struct Geometry {
   long N[3] = {1, 1, 1};       // global grid points per dimension
   long start[3] = {0, 0, 0};   // global index of my first interior point
   std::vector<Face> faces;
-  MPI_Comm world = MPI_COMM_WORLD;
+  MPI_Comm world = MPI_COMM_NULL;  // the units (DART_TEAM_ALL), owned by DART
   MPI_Comm node = MPI_COMM_NULL;  // the units of my (possibly emulated) node
   long size() const { return ext[0] * ext[1] * ext[2]; }
   long at(long a, long b, long c) const { return (a * ext[1] + b) * ext[2] + c; }

@@ -7,7 +7,8 @@ bandwidth per placement), halo (IJNC 2017 Fig. 8 style: grouped bars of exchange
 per iteration), ghost (time relative to mpi-p2p per size, EuroPVM/MPI 2004 Table 1 as
 bars), gups (GUPS per implementation and placement), nbi (initiation and completion
 time against size, PGAS'14 Figs. 10-11), notify (log-log latency of put + notification
-per placement).
+per placement), overlap (availability against size per op and placement, and the
+latency to a computing against an idle target as bars).
 """
 
 import csv
@@ -170,8 +171,62 @@ def plot_notify(rows, png):
                   ": notified access latency", 13)
 
 
+def plot_overlap(rows, png):
+    """Availability against size, one panel per (op, placement) (ICPADS 2016 Fig. 6/7
+    style), and the target-side experiment as bars: remote get latency to an idle and to a
+    computing target per implementation and size."""
+    av = [r for r in rows if r["bench"] == "overlap"]
+    tg = [r for r in rows if r["bench"] == "overlap-target"]
+    fig = plt.figure(figsize=(17, 8.5))
+    grid = fig.add_gridspec(2, 3)
+    sizes = sorted({int(r["bytes"]) for r in av})
+    for row, pl in enumerate(("node", "remote")):
+        for col, op in enumerate(("get", "put")):
+            ax = fig.add_subplot(grid[row, col])
+            curves = {}
+            for r in av:
+                if r["op"] == op and r["placement"] == pl:
+                    curves.setdefault(r["impl"], []).append((int(r["bytes"]),
+                                                             float(r["availability"])))
+            for impl, pts in curves.items():
+                pts.sort()
+                ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                        "-" if impl.startswith("dart") else "--", marker="o", ms=3, label=impl)
+            ax.axhline(0.9, color="k", lw=0.6, ls=":")
+            ax.set(xscale="log", ylim=(-0.05, 1.05), title=f"{op}, placement {pl}",
+                   xlabel="bytes", ylabel="availability")
+            ax.set_xticks(sizes)
+            ax.set_xticklabels([f"{n >> 10}K" if n < 1 << 20 else f"{n >> 20}M"
+                                for n in sizes])
+            ax.minorticks_off()
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=7)
+    ax = fig.add_subplot(grid[:, 2])
+    if tg:
+        keys = sorted({(int(r["bytes"]), r["impl"]) for r in tg})
+        med = {(r["impl"], int(r["bytes"]), r["op"]): float(r["median_us"]) for r in tg}
+        xs = range(len(keys))
+        for off, op, color in ((-0.2, "get_target_idle", "tab:blue"),
+                               (0.2, "get_target_busy", "tab:red")):
+            ax.bar([x + off for x in xs], [med.get((i, n, op), 0) for n, i in keys], 0.4,
+                   color=color, label=op.replace("get_target_", "target ") +
+                   (" (computes 100 us between MPI calls)" if "busy" in op else ""))
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels([f"{i}\n{n} B" for n, i in keys], fontsize=7)
+        ax.set(yscale="log", ylabel="remote get latency, median us (log)",
+               title="computing vs idle target")
+        ax.grid(True, axis="y", which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    else:
+        ax.set_axis_off()
+    fig.suptitle(title_of(rows) + ": availability = 1 - overhead / transfer time")
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
 PLOTS = {"latency": plot_latency, "halo": plot_halo, "ghost": plot_ghost, "gups": plot_gups,
-         "nbi": plot_nbi, "notify": plot_notify}
+         "nbi": plot_nbi, "notify": plot_notify, "overlap": plot_overlap,
+         "overlap-target": plot_overlap}
 
 
 def main(argv):

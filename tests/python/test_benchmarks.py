@@ -1,7 +1,9 @@
 """The benchmark suite cannot rot: `benchmarks/run all --quick` (MPICH only) writes every
 CSV and PNG file and the document, and every correctness check of the programs passed
 (bench_halo: each implementation's final field equals dart's; the heat3d examples agree;
-bench_ghost: every slot holds what its neighbour sent; RandomAccess: no lost update).
+bench_ghost: every slot holds what its neighbour sent; RandomAccess: no lost update;
+bench_overlap: every transferred byte). Rows that need progress processes (dart-progress,
+dart-nb-progress) must be present.
 No timing is asserted: the numbers of a loaded machine are whatever they are.
 """
 
@@ -17,7 +19,7 @@ import pytest
 import launcher
 
 REPO = launcher.HERE.parent.parent
-EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "windows"]
+EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "overlap", "windows"]
 
 
 @pytest.mark.mpi
@@ -56,8 +58,25 @@ def test_benchmark_suite_quick(tmp_path: Path):
     for pl in ("node", "remote"):
         assert ("dart", "put_notify", pl) in notify, pl
     assert ("shm", "put_flag", "node") in notify
+    with open(out / "overlap-mpich.csv") as fh:
+        overlap = list(csv.DictReader(fh))
+    got = {(r["bench"], r["impl"], r["op"], r["placement"]) for r in overlap}
+    for impl in ("dart", "mpi-rma-allocate", "mpi-async-thread"):
+        for op in ("get", "put"):
+            for pl in ("node", "remote"):
+                assert ("overlap", impl, op, pl) in got, (impl, op, pl)
+        for op in ("get_target_idle", "get_target_busy"):
+            assert ("overlap-target", impl, op, "remote") in got, (impl, op)
+    for r in overlap:
+        if r["bench"] == "overlap":
+            assert 0.0 <= float(r["availability"]) <= 1.0 and float(r["overhead_us"]) >= 0, r
+    # One job per placement and mode, each passed its byte checks; progress rows present.
+    assert any(r["impl"] == "dart-progress" for r in overlap)
+    assert log.count("bench_overlap: every check passed") == 6, log[-3000:]
+    assert "dart-nb-progress" in halo
     text = doc.read_text()
     assert "## Targets" in text and "perf/halo-mpich.png" in text
     assert "dart put_notify <= 1.5x shm put_flag" in text
+    assert "perf/overlap-mpich.png" in text and "availability" in text
     for exp in EXPERIMENTS:
         assert (tmp_path / "perf" / f"{exp}-mpich.png").is_file()
