@@ -38,10 +38,12 @@
 # of <source> that reads `<COMMENT> dart-test: ...`, e.g. `// dart-test: UNITS 1 2 UPN
 # none TIMEOUT 300 LABELS large`. Keywords: UNITS <n>..., UPN <none|k>..., TIMEOUT <sec>,
 # LABELS <l>..., ARGS <a>..., ENV <NAME=VALUE>..., ASAN_OPTIONS <opt>..., FAKE_HOSTS,
-# NO_FAKE_HOSTS, NO_PROGRESS. The fake-hosts run is added when
+# NO_FAKE_HOSTS, NO_PROGRESS, PROGRESS_ONLY. The fake-hosts run is added when
 # 4 is among UNITS (or FAKE_HOSTS is given) unless NO_FAKE_HOSTS is. NO_PROGRESS leaves
 # out the progress variants: only for a test that cannot run with progress processes by
-# nature, with a comment saying why next to the line.
+# nature, with a comment saying why next to the line. PROGRESS_ONLY registers only the
+# progress variants, all three placements whatever DART_TEST_PROGRESS says (tests of the
+# progress processes themselves, which fail without them by design).
 
 # How to launch: the flags and environment of each MPI are known in one place, the
 # Python module python/dartpy/launch.py (also used by the Python tests, the %%dartrun
@@ -164,7 +166,7 @@ endfunction()
 
 function(dart_add_mpi_test)
   # PARSE_ARGV keeps empty list elements, so UPN "" 1 2 works as documented.
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "FAKE_HOSTS;NO_PROGRESS" "NAME;COMMAND;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "FAKE_HOSTS;NO_PROGRESS;PROGRESS_ONLY" "NAME;COMMAND;TIMEOUT"
                         "ARGS;UNITS;UPN;LABELS;ENV;ASAN_OPTIONS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "dart_add_mpi_test: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -221,14 +223,16 @@ function(dart_add_mpi_test)
   # The jobs, units:upn:k (k progress processes per node, 0: none): every (units, upn)
   # pair, then the progress placements with DART_PROGRESS_PER_NODE=1.
   set(jobs "")
-  foreach(units IN LISTS ARG_UNITS)
-    foreach(upn IN LISTS upn_list)
-      list(APPEND jobs ${units}:${upn}:0)
+  if(NOT ARG_PROGRESS_ONLY)
+    foreach(units IN LISTS ARG_UNITS)
+      foreach(upn IN LISTS upn_list)
+        list(APPEND jobs ${units}:${upn}:0)
+      endforeach()
     endforeach()
-  endforeach()
+  endif()
   if(NOT ARG_NO_PROGRESS AND NOT DART_TEST_PROGRESS STREQUAL "OFF")
     set(full TRUE)
-    if(DART_TEST_PROGRESS STREQUAL "REDUCED")
+    if(DART_TEST_PROGRESS STREQUAL "REDUCED" AND NOT ARG_PROGRESS_ONLY)
       set(full FALSE)
       foreach(re IN LISTS DART_TEST_PROGRESS_FULL)
         if(ARG_NAME MATCHES "${re}")
@@ -328,7 +332,7 @@ function(dart_add_mpi_test_from_source tgt src)
     list(GET spec 0 spec)  # the first such line counts
     string(REGEX REPLACE "${marker}[ \t]*" "" spec "${spec}")
     separate_arguments(spec UNIX_COMMAND "${spec}")
-    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS;NO_PROGRESS" "TIMEOUT"
+    cmake_parse_arguments(O "FAKE_HOSTS;NO_FAKE_HOSTS;NO_PROGRESS;PROGRESS_ONLY" "TIMEOUT"
                           "UNITS;UPN;LABELS;ARGS;ENV;ASAN_OPTIONS" ${spec})
     if(O_UNPARSED_ARGUMENTS)
       message(FATAL_ERROR
@@ -363,6 +367,9 @@ function(dart_add_mpi_test_from_source tgt src)
     endif()
     if(O_NO_PROGRESS)
       set(noprog NO_PROGRESS)
+    endif()
+    if(O_PROGRESS_ONLY)
+      set(noprog PROGRESS_ONLY)
     endif()
   endif()
   if(fake STREQUAL "")
