@@ -367,6 +367,7 @@ struct Segment {
   // each team unit the rank (in it) of the progress process exposing that unit's part,
   // and `pads` that part's displacement there. Empty: the unit's own rank.
   std::vector<int> ranks;
+  int pkey = 0;  // its name for the progress processes (Team::progress_segments at creation)
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
   uint64_t pad_of(int unit) const { return pads.empty() ? 0 : pads[unit]; }
   int rank_of(int unit) const { return ranks.empty() ? unit : ranks[unit]; }
@@ -394,6 +395,9 @@ struct Team {
   // node (this node's units, then this node's progress processes).
   MPI_Comm comm_p = MPI_COMM_NULL, node_comm_p = MPI_COMM_NULL;
   std::vector<int> served_rank;  // team unit -> comm_p rank of the process exposing its memory
+  // Served segments created so far: the name of the next one for the progress processes
+  // (the same on every unit, also when a unit's segment id is not, after a local failure).
+  int progress_segments = 0;
   bool served() const { return comm_p != MPI_COMM_NULL; }
 
   Segment *segment(int16_t segid) const {

@@ -49,7 +49,7 @@ enum Op : uint32_t { OpNone, OpTeamCreate, OpTeamFree, OpSegCreate, OpSegFree };
 
 struct Desc {  // one offloaded transfer
   uint32_t put;
-  int16_t teamid, segid;
+  int32_t teamid, segkey;  // the segment: its team and Segment::pkey
   int32_t rank;      // in the segment's window; -1: same node (`direct`)
   uint64_t disp;
   uint64_t local;    // addresses in the unit's process
@@ -59,7 +59,7 @@ struct Desc {  // one offloaded transfer
 
 struct CollReq {  // a collective step the progress processes take part in
   uint32_t op;
-  int32_t teamid, segid;
+  int32_t teamid, segkey;  // Segment::pkey for segment requests
   int32_t node_members;  // units of the team on this node
   int32_t team_rank;
   int32_t flag;          // OpSegFree: free the windows
@@ -125,6 +125,15 @@ void must(int rc, const char *what) {
     MPI_Error_string(rc, s, &n);
     die("%s failed: %s", what, s);
   }
+}
+
+// A barrier that does not busy-poll on an oversubscribed machine (as dart_barrier):
+// progress processes and units wait in it with backoff. Fatal on failure.
+void must_barrier(MPI_Comm c) {
+  if (!g->oversubscribed) return must_barrier(c);
+  MPI_Request req;
+  must(MPI_Ibarrier(c, &req), "MPI_Ibarrier");
+  if (wait_backoff(&req, "progress") != DART_OK) die("MPI_Ibarrier failed: %s", dart_error_detail());
 }
 
 std::vector<int> team_group_ranks(const Progress &p, const std::vector<int> &unit_ranks) {
@@ -295,7 +304,7 @@ void Server::take(int u, uint64_t seq, const Desc &d) {
                : cma(u, false, q.bounce, d.direct, d.bytes) && cma(u, true, q.bounce, d.local, d.bytes);
     if (!ok) fault(u, errno);
   } else {
-    auto it = segs_.find({d.teamid, d.segid});
+    auto it = segs_.find({d.teamid, d.segkey});
     if (it == segs_.end()) {
       fault(u, ENOENT);  // the segment was freed before its transfer completed
     } else if (d.put) {
@@ -356,7 +365,7 @@ bool Server::poll_requests() {
     if (s == seen_[u]) continue;
     seen_[u] = s;  // a unit posts its next request only after this one is served
     const CollReq r = c->coll;
-    auto key = std::make_tuple(r.op, r.teamid, r.segid);
+    auto key = std::make_tuple(r.op, r.teamid, r.segkey);
     auto &v = arrived_[key];
     v.emplace_back((int)u, r.team_rank);
     if ((int)v.size() == r.node_members) {
@@ -389,14 +398,14 @@ void Server::execute(const CollReq &r, const std::vector<std::pair<int, int>> &p
       int rank = 0;
       MPI_Comm_rank(tp.comm, &rank);
       must(MPI_Comm_split(tp.comm, p_->peers[me_].node, rank, &tp.node), "MPI_Comm_split");
-      must(MPI_Barrier(tp.comm), "MPI_Barrier");
+      must_barrier(tp.comm);
       teams_[r.teamid] = tp;
       break;
     }
     case OpTeamFree: {
       auto it = teams_.find(r.teamid);
       if (it == teams_.end()) die("free of unknown team %d", r.teamid);
-      must(MPI_Barrier(it->second.comm), "MPI_Barrier");
+      must_barrier(it->second.comm);
       MPI_Comm_free(&it->second.node);
       MPI_Comm_free(&it->second.comm);
       teams_.erase(it);
@@ -420,27 +429,30 @@ void Server::execute(const CollReq &r, const std::vector<std::pair<int, int>> &p
       // The node's parts are contiguous; the window starts at the 16-byte boundary at or
       // below the first (quirk win-create-base-alignment), as the units compute it.
       char *start = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(b0) & ~uintptr_t(15));
-      const bool expose = p_->peers[me_].pindex == 0;
-      const MPI_Aint region = (MPI_Aint)((bl + szl) - start);
+      // A creation that fails on some unit (all-or-nothing: it is discarded) may leave
+      // parts empty and their addresses null: then nothing is exposed.
+      const bool expose = p_->peers[me_].pindex == 0 && b0 != nullptr && bl != nullptr &&
+                          bl + szl > start;
+      const MPI_Aint region = expose ? (MPI_Aint)((bl + szl) - start) : 0;
       must(MPI_Win_create(expose ? start : nullptr, expose ? region : 0, 1, MPI_INFO_NULL,
                           it->second.comm, &sp.win), "MPI_Win_create");
       MPI_Win_set_errhandler(sp.win, MPI_ERRORS_RETURN);
       must(MPI_Win_lock_all(MPI_MODE_NOCHECK, sp.win), "MPI_Win_lock_all");
-      must(MPI_Barrier(it->second.comm), "MPI_Barrier");
-      segs_[{r.teamid, r.segid}] = sp;
+      must_barrier(it->second.comm);
+      segs_[{r.teamid, r.segkey}] = sp;
       break;
     }
     case OpSegFree: {
       auto t = teams_.find(r.teamid);
-      auto it = segs_.find({r.teamid, r.segid});
+      auto it = segs_.find({r.teamid, r.segkey});
       if (t == teams_.end() || it == segs_.end())
-        die("free of unknown segment %d of team %d", r.segid, r.teamid);
+        die("free of unknown segment %d of team %d", r.segkey, r.teamid);
       if (r.flag) {
         MPI_Win_unlock_all(it->second.win);
         must(MPI_Win_free(&it->second.win), "MPI_Win_free");
         must(MPI_Win_free(&it->second.shm), "MPI_Win_free");
       }
-      must(MPI_Barrier(t->second.comm), "MPI_Barrier");
+      must_barrier(t->second.comm);
       segs_.erase(it);
       break;
     }
@@ -692,11 +704,11 @@ dart_ret_t progress_locked(Team *t, MPI_Comm comm, const std::function<void()> &
   DART_MPI(MPI_Comm_rank(comm, &rank), fn_name);
   // Every unit of the team is here before the lock is taken, so the holder never waits
   // for a unit that waits for the lock.
-  DART_MPI(MPI_Barrier(comm), fn_name);
+  must_barrier(comm);
   if (rank == 0) lock_acquire(p);
-  DART_MPI(MPI_Barrier(comm), fn_name);
+  must_barrier(comm);
   fn();
-  DART_MPI(MPI_Barrier(comm), fn_name);
+  must_barrier(comm);
   if (rank == 0) lock_release(p);
   return DART_OK;
 }
@@ -723,7 +735,7 @@ void progress_team_create(Team *t, Agreement *a, const char *fn) {
     t->comm_p = create_group_comm(p.world_all, ranks, t->id);
     must(MPI_Comm_split(t->comm_p, mynode, t->myid, &t->node_comm_p), "MPI_Comm_split");
     MPI_Comm_set_errhandler(t->node_comm_p, MPI_ERRORS_RETURN);
-    must(MPI_Barrier(t->comm_p), "MPI_Barrier");
+    must_barrier(t->comm_p);
   }, fn));
   // The first progress process of a unit's node exposes its memory.
   t->served_rank.assign((size_t)t->size, -1);
@@ -738,14 +750,15 @@ void progress_team_free(Team *t) {
   const CollReq r{OpTeamFree, t->id, 0, node_members(t), t->myid, 0};
   progress_locked(t, t->comm, [&] {
     post(r);
-    must(MPI_Barrier(t->comm_p), "MPI_Barrier");
+    must_barrier(t->comm_p);
     MPI_Comm_free(&t->node_comm_p);
     MPI_Comm_free(&t->comm_p);
   }, "dart_team_destroy");
 }
 
 void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, const char *fn) {
-  const CollReq r{OpSegCreate, t->id, s->segid, node_members(t), t->myid, 0};
+  s->pkey = ++t->progress_segments;
+  const CollReq r{OpSegCreate, t->id, s->pkey, node_members(t), t->myid, 0};
   uint64_t disp = 0;
   a->step(progress_locked(t, t->comm, [&] {
     post(r);
@@ -775,7 +788,7 @@ void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, c
     disp = (uint64_t)(s->local_base - start);
     must(MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, t->comm_p, &s->win), "MPI_Win_create");
     MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN);
-    must(MPI_Barrier(t->comm_p), "MPI_Barrier");
+    must_barrier(t->comm_p);
   }, fn));
   // The fault hook's sites of this creation (DART_FAULT; the MPI calls above succeeded).
   if (fault(FaultSite::WinAllocateShared))
@@ -792,7 +805,7 @@ void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, c
 
 void progress_segment_free(Segment *s, bool windows) {
   Team *t = s->team;
-  const CollReq r{OpSegFree, t->id, s->segid, node_members(t), t->myid, windows ? 1 : 0};
+  const CollReq r{OpSegFree, t->id, s->pkey, node_members(t), t->myid, windows ? 1 : 0};
   progress_locked(t, t->comm, [&] {
     post(r);
     if (windows) {
@@ -801,7 +814,7 @@ void progress_segment_free(Segment *s, bool windows) {
       if (s->locked_shm) MPI_Win_unlock_all(s->shm_win);
       MPI_Win_free(&s->shm_win);
     }
-    must(MPI_Barrier(t->comm_p), "MPI_Barrier");
+    must_barrier(t->comm_p);
   }, "dart_team_memfree");
   s->win = s->shm_win = MPI_WIN_NULL;
 }
@@ -830,7 +843,7 @@ uint64_t progress_offload(bool put, void *local, const Target &t, size_t bytes,
   Desc &d = c->ring[p.issued % kRing];
   d.put = put ? 1 : 0;
   d.teamid = t.seg->team->id;
-  d.segid = t.seg->segid;
+  d.segkey = t.seg->pkey;
   d.rank = t.direct ? -1 : t.rank;
   d.disp = t.direct ? 0 : t.disp;
   d.direct = reinterpret_cast<uint64_t>(t.direct);
