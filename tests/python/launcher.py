@@ -39,9 +39,9 @@ _DART_VARS = ("DART_UNITS_PER_NODE", "DARTPY_NO_ABORT_ON_EXCEPTION", "DART_POOL_
 
 # The progress placements (units, DART_UNITS_PER_NODE or None) of cmake/DartMpiTest.cmake,
 # all with DART_PROGRESS_PER_NODE=1: 2 units on one node and on two, 3 units with upn 2.
-# DART_TEST_PROGRESS (as the CMake option of that name): ALL (default), REDUCED (only
+# DART_TEST_PROGRESS (as the CMake option of that name): ALL, REDUCED (default: only
 # 2 units with upn 1) or OFF.
-PROGRESS_MODE = os.environ.get("DART_TEST_PROGRESS", "ALL").upper()
+PROGRESS_MODE = os.environ.get("DART_TEST_PROGRESS", "REDUCED").upper()
 if PROGRESS_MODE not in ("ALL", "REDUCED", "OFF"):
     raise ValueError(f"DART_TEST_PROGRESS={PROGRESS_MODE}: use ALL, REDUCED or OFF")
 PROGRESS_PLACEMENTS = {"ALL": {2: [(2, None), (2, 1)], 3: [(3, 2)]},
