@@ -150,8 +150,10 @@ def _pids_gone(pids):
     return not alive, alive
 
 
-def _check_job_ended(job, n):
-    """Every unit is gone within 10 s of the RAISING line, with a non-zero status."""
+def _check_job_ended(job, n, upn=None, prog=0):
+    """Every process (units and progress processes, which print their PID before
+    dart.init() too) is gone within 10 s of the RAISING line, with a non-zero status."""
+    n = launch.job_processes(n, upn or 0, prog)
     assert job.returncode not in (0, None), job.describe()
     raised = [float(x) for x in re.findall(r"RAISING ([0-9.]+\.[0-9]{3})", job.stdout)]
     assert len(raised) == 1, job.describe()
@@ -180,7 +182,7 @@ def test_uncaught_exception_aborts_all_units(n, upn, prog, case):
     blocks of a team and an allocation): all units are gone within 10 s (and the job,
     progress processes included, ends: the timeout)."""
     job = scenario("errors.py", case, n, upn, timeout=60, progress=prog)
-    _check_job_ended(job, n)
+    _check_job_ended(job, n, upn, prog)
     assert "deliberate failure on unit" in job.stderr  # the traceback was printed
     assert f"dartpy: uncaught RuntimeError on unit {n - 1} of {n}" in job.stderr
     assert "UNREACHABLE" not in job.stdout
@@ -193,7 +195,7 @@ def test_sys_exit_on_one_unit_ends_job(n, upn, prog, case):
     is gone within 10 s, non-zero status (the exit waits DARTPY_EXIT_WAIT = 5 s for the
     others, then aborts)."""
     job = scenario("errors.py", case, n, upn, timeout=60, progress=prog)
-    _check_job_ended(job, n)
+    _check_job_ended(job, n, upn, prog)
     # (its message "dartpy: unit U of N is exiting without dart.exit() ..." may be lost
     # when the launcher kills the job before forwarding it)
 
@@ -202,7 +204,7 @@ def test_sys_exit_on_one_unit_ends_job(n, upn, prog, case):
 def test_killed_unit_ends_job(n, upn, prog):
     """kill -9 of unit n-1: the launcher (hydra / prterun) ends the others within 10 s."""
     job = scenario("errors.py", "killed", n, upn, timeout=60, progress=prog)
-    _check_job_ended(job, n)
+    _check_job_ended(job, n, upn, prog)
 
 
 @pytest.mark.parametrize("n,upn,prog", placements([(3, None)]))
@@ -226,10 +228,26 @@ def test_uncaught_exception_in_thread_aborts(n, upn, prog):
     assert "UNREACHABLE" not in job.stdout
 
 
-@pytest.mark.parametrize("n,upn,prog", placements([(2, None)]))
-def test_abort_opt_out(n, upn, prog):
-    check_scenario("errors.py", "no_abort", n, upn, progress=prog,
+# No progress placements: the scenario initializes DART twice in one process, and with
+# progress processes dart_init starts MPI and dart_exit finalizes it (no second init).
+@pytest.mark.parametrize("n,upn", [(2, None)])
+def test_abort_opt_out(n, upn):
+    check_scenario("errors.py", "no_abort", n, upn,
                    extra_env={"DARTPY_NO_ABORT_ON_EXCEPTION": "1"})
+
+
+@pytest.mark.progress
+def test_info_progress():
+    """--info under progress processes: 2 units on two emulated nodes, 4 processes, and
+    only unit 0 prints (a progress process never returns from init)."""
+    import sys
+    env = {"DART_UNITS_PER_NODE": "1", "DART_PROGRESS_PER_NODE": "1"}
+    job = run_job([sys.executable, "-m", "dartpy", "--info"], launch.job_processes(2, 1, 1),
+                  env, timeout=60)
+    assert job.returncode == 0, job.describe()
+    assert "units: 2\n" in job.stdout, job.stdout
+    assert "progress processes: 1 per node (DART_PROGRESS_PER_NODE=1" in job.stdout
+    assert job.stdout.count("DART interface") == 1
 
 
 @pytest.mark.parametrize("n,upn", [(None, None), (3, 1)], ids=["singleton", "n3-upn1"])
@@ -249,6 +267,7 @@ def test_info(n, upn):
     else:
         assert "nodes: 1 (node emulation: off)" in out
     assert "windows: MPI_Win_allocate_shared" in out
+    assert "progress processes: none" in out
     assert re.search(r"^MPI workarounds: (none|\d+)$", out, re.M), out
     assert f"DART interface {dartpy.VERSION}" in out
     assert out.count("dartpy ") == 1  # only unit 0 prints
