@@ -269,7 +269,8 @@ void segment_store(Segment *s) {
 
 void segment_discard(Segment *s, const Agreement &a) {
   if (!s->ranks.empty() || (s->team->served() && !s->registered)) {
-    progress_segment_free(s, a.held_by_all(Agreement::Win) && a.held_by_all(Agreement::ShmWin));
+    progress_segment_free(s, a.held_by_all(Agreement::Win) && a.held_by_all(Agreement::ShmWin),
+                          "segment_discard");
     delete s;
     return;
   }
@@ -344,7 +345,7 @@ dart_ret_t segment_free(Segment *s, const char *fn) {
     if (rc == DART_OK) rc = r;
   };
   if (!s->ranks.empty()) {
-    progress_segment_free(s, true);
+    if (dart_ret_t r = progress_segment_free(s, true, fn); rc == DART_OK) rc = r;
   } else if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
     step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
     step(MPI_Win_free(&s->win), "MPI_Win_free");

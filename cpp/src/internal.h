@@ -691,12 +691,11 @@ void progress_team_free(Team *t);
 // The windows of a segment of such a team: shared memory on node_comm_p (the progress
 // processes map it), the RMA window on comm_p exposed by them (Segment::ranks, pads).
 void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, const char *fn);
-void progress_segment_free(Segment *s, bool windows);
+dart_ret_t progress_segment_free(Segment *s, bool windows, const char *fn);
 // Origin side: whether a non-blocking transfer of `bytes` is given to the progress
 // process; offload() hands it over and returns its sequence number (0: not taken).
 bool progress_offload_wanted(size_t bytes);
-uint64_t progress_offload(bool put, void *local, const Target &t, size_t bytes,
-                          const char *fn, dart_ret_t *rc);
+uint64_t progress_offload(bool put, void *local, const Target &t, size_t bytes);
 // Whether offloaded transfer `seq` is complete; wait for it; wait for all of this unit's.
 bool progress_done(uint64_t seq);
 dart_ret_t progress_wait(uint64_t seq, const char *fn);

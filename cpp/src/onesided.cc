@@ -297,15 +297,13 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
         f.count = (int)nelem;
         f.type = basic_mpi_type(local_t);
       }
-      dart_ret_t orc = DART_OK;
-      if (uint64_t seq = progress_offload(Put, buf, f, f.bytes, fn, &orc); seq != 0) {
+      if (uint64_t seq = progress_offload(Put, buf, f, f.bytes); seq != 0) {
         if (M == Mode::Handle) {
           *handle = handle_alloc(MPI_WIN_NULL, -1);
           (*handle)->offload_seq = seq;
         }
         return DART_OK;
       }
-      DART_TRY(orc);
     }
     if (f.direct) {  // same node: done now
       fast_copy(f, buf, Put);

@@ -719,13 +719,9 @@ void progress_team_create(Team *t, Agreement *a, const char *fn) {
   for (int u = 0; u < t->size; ++u) units[(size_t)u] = p.unit_rank[(size_t)t->global[(size_t)u]];
   const std::vector<int> ranks = team_group_ranks(p, units);
   const int mynode = g->node_of[(size_t)g->myid];
-  int node_members = 0, node_first = -1;
-  for (int u = 0; u < t->size; ++u)
-    if (g->node_of[(size_t)t->global[(size_t)u]] == mynode) {
-      if (node_first < 0) node_first = u;
-      ++node_members;
-    }
-  const CollReq r{OpTeamCreate, t->id, 0, node_members, t->myid, 0};
+  int node_first = 0;  // the team's first unit on this node sends the member list
+  while (g->node_of[(size_t)t->global[(size_t)node_first]] != mynode) ++node_first;
+  const CollReq r{OpTeamCreate, t->id, 0, node_members(t), t->myid, 0};
   a->step(progress_locked(t, t->comm, [&] {
     post(r);
     if (node_first == t->myid)
@@ -803,20 +799,25 @@ void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, c
   s->ranks = t->served_rank;
 }
 
-void progress_segment_free(Segment *s, bool windows) {
+dart_ret_t progress_segment_free(Segment *s, bool windows, const char *fn) {
   Team *t = s->team;
   const CollReq r{OpSegFree, t->id, s->pkey, node_members(t), t->myid, windows ? 1 : 0};
+  dart_ret_t rc = DART_OK;
+  auto step = [&](int mrc, const char *what) {  // every step runs; the first error wins
+    if (mrc != MPI_SUCCESS && rc == DART_OK) rc = mpi_fail(mrc, fn, what);
+  };
   progress_locked(t, t->comm, [&] {
     post(r);
     if (windows) {
-      if (s->locked_win) MPI_Win_unlock_all(s->win);
-      MPI_Win_free(&s->win);
-      if (s->locked_shm) MPI_Win_unlock_all(s->shm_win);
-      MPI_Win_free(&s->shm_win);
+      if (s->locked_win) step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
+      step(MPI_Win_free(&s->win), "MPI_Win_free");
+      if (s->locked_shm) step(MPI_Win_unlock_all(s->shm_win), "MPI_Win_unlock_all");
+      step(MPI_Win_free(&s->shm_win), "MPI_Win_free");
     }
     must_barrier(t->comm_p);
-  }, "dart_team_memfree");
+  }, fn);
   s->win = s->shm_win = MPI_WIN_NULL;
+  return rc;
 }
 
 // ---------------------------------------------------------------------------
@@ -828,10 +829,7 @@ bool progress_offload_wanted(size_t bytes) {
          p->mine->cma.load(std::memory_order_acquire) == 1;
 }
 
-uint64_t progress_offload(bool put, void *local, const Target &t, size_t bytes,
-                          const char *fn, dart_ret_t *rc) {
-  (void)fn;
-  *rc = DART_OK;
+uint64_t progress_offload(bool put, void *local, const Target &t, size_t bytes) {
   // Remote targets only in windows the progress processes hold (not registered memory),
   // and not separate-model memory (it needs MPI_Win_sync in the unit).
   if (t.seg->separate || (t.direct == nullptr && t.seg->ranks.empty())) return 0;
