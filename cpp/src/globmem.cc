@@ -161,11 +161,15 @@ int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
 // node communicator, and for a team spanning nodes MPI_Win_create over it.
 static void shared_windows(Team *t, Segment *s, size_t padded, Agreement *a, const char *fn) {
   const size_t nbytes = s->local_size;
+  // Every unit passes the same info, also one that has failed already: MPICH computes the
+  // layout from the node leader's info, and a unit whose info differs maps past the end of
+  // the shared file (SIGBUS on its first store; seen with a lock init failed on unit 0).
   MPI_Info info = MPI_INFO_NULL;
-  if (a->ok()) {
-    a->step(mpi_check(MPI_Info_create(&info), fn, "MPI_Info_create"));
-    if (a->ok())
-      a->step(mpi_check(MPI_Info_set(info, "alloc_shared_noncontig", "true"), fn, "MPI_Info_set"));
+  if (int irc = MPI_Info_create(&info); irc != MPI_SUCCESS) {
+    info = MPI_INFO_NULL;
+    a->step(mpi_fail(irc, fn, "MPI_Info_create"));
+  } else if (int src = MPI_Info_set(info, "alloc_shared_noncontig", "true"); src != MPI_SUCCESS) {
+    a->step(mpi_fail(src, fn, "MPI_Info_set"));
   }
   char *base = nullptr;
   // Every unit's part starts 64-byte aligned (quirk shared-part-alignment, quirks.h): MPI
