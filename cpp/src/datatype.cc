@@ -49,7 +49,7 @@ void user_op_trampoline(void *in, void *inout, int *len, MPI_Datatype *dt) {
   if (!flag) {  // MPI applied the operation to another type: results would be wrong
     std::fprintf(stderr, "DART: a user reduction operation was applied to a datatype other "
                          "than the one of its dart_op_create; aborting\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    dart_abort(1);
   }
   const OpInfo *op = static_cast<const OpInfo *>(attr);
   op->fn(in, inout, (size_t)*len, op->userdata);

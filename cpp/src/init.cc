@@ -3,6 +3,9 @@
 
 #include <cstring>
 
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -234,6 +237,28 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   return DART_OK;
 }
 
+// The launcher reads a process's stdout and stderr from a pipe (or a socket) and forwards
+// them; MPI_Abort makes it kill the job, and what it had not read yet is lost. With
+// MPICH's hydra the message a unit wrote just before dart_abort was missing in about one
+// run in 50. So wait, at most about 1 s, until the launcher has read all this process
+// wrote: FIONREAD of a pipe counts unread bytes on either end, SIOCOUTQ of a socket the
+// bytes its peer has not taken. A terminal or a file has nothing to wait for.
+void wait_output_read() {
+  for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) continue;
+    unsigned long req = 0;
+    if (S_ISFIFO(st.st_mode)) req = FIONREAD;
+    else if (S_ISSOCK(st.st_mode)) req = SIOCOUTQ;
+    else continue;
+    for (int i = 0; i < 1000; ++i) {
+      int pending = 0;
+      if (ioctl(fd, req, &pending) != 0 || pending <= 0) break;
+      usleep(1000);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace detail
 }  // namespace dart
@@ -279,6 +304,7 @@ bool dart_initialized(void) { return g != nullptr; }
 void dart_abort(int errorcode) {
   std::fflush(stdout);
   std::fflush(stderr);
+  wait_output_read();
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);

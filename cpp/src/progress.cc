@@ -113,8 +113,7 @@ void die(const char *fmt, ...) {
   std::vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   std::fprintf(stderr, "DART progress process: %s; ending the job\n", buf);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 70);
+  dart_abort(70);  // flushes, lets the launcher read the message, MPI_Abort
   std::_Exit(70);
 }
 
