@@ -307,7 +307,7 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
       return DART_OK;
     const MPI_Datatype mt = basic_mpi_arith_type(dtype);
     DART_MPI(MPI_Accumulate(values, f.count, mt, f.rank, f.disp, f.count, mt, fop, f.win), fn);
-    if (local_completion) DART_MPI(MPI_Win_flush_local(f.rank, f.win), fn);
+    if (local_completion) DART_MPI(win_flush_local(f.rank, f.win), fn);
     return DART_OK;
   }
   const Datatype *t = nullptr;
@@ -332,7 +332,7 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
                             (MPI_Aint)(tg.disp + done * t->elem_size), (int)n, mt, mop, tg.win), fn);
     done += n;
   }
-  if (local_completion) DART_MPI(MPI_Win_flush_local(tg.rank, tg.win), fn);
+  if (local_completion) DART_MPI(win_flush_local(tg.rank, tg.win), fn);
   return DART_OK;
 }
 

@@ -197,6 +197,8 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   if (rc == DART_OK) {
     s->mpi = detect_mpi_library();
     s->quirks = quirks_for(s->mpi);
+    if (s->thread_level != MPI_THREAD_MULTIPLE)  // a thread race of MPI's local flushes
+      s->quirks &= ~(1u << (unsigned)Quirk::MpichFlushLocalThreads);
     s->quirks_string = quirks_describe(s->quirks);
     if (s->progress == nullptr) step(compute_nodes(s.get(), fn));
   }

@@ -466,6 +466,16 @@ extern State *g;  // nullptr when not initialized
 // Whether a workaround of quirks.h is in force.
 inline bool quirk(Quirk q) { return (g->quirks >> (unsigned)q) & 1u; }
 
+// Local completion of RMA at one target / at every target of a window: MPI's local
+// flushes, or the remote ones where quirk mpich-flush-local-threads is in force.
+inline int win_flush_local(int rank, MPI_Win w) {
+  return quirk(Quirk::MpichFlushLocalThreads) ? MPI_Win_flush(rank, w)
+                                              : MPI_Win_flush_local(rank, w);
+}
+inline int win_flush_local_all(MPI_Win w) {
+  return quirk(Quirk::MpichFlushLocalThreads) ? MPI_Win_flush_all(w) : MPI_Win_flush_local_all(w);
+}
+
 // The pause between two polls of a wait loop (lock hand-over, successor link). The first
 // polls only yield the core. When processes outnumber cores (2-core machines running 4
 // units), the later pauses sleep instead: a yielding waiter stays runnable and keeps

@@ -208,7 +208,7 @@ dart_ret_t complete(dart_handle_t *hp, bool local_only, const char *fn) {
     return orc;
   }
   if (h->notify) local_only = false;  // the counter update needs the put complete at the target
-  int rc = local_only ? MPI_Win_flush_local(h->rank, h->win) : MPI_Win_flush(h->rank, h->win);
+  int rc = local_only ? win_flush_local(h->rank, h->win) : MPI_Win_flush(h->rank, h->win);
   dart_ret_t nrc = (rc == MPI_SUCCESS && h->notify) ? notify_handle_complete(*h, fn) : DART_OK;
   handle_release(h);
   *hp = DART_HANDLE_NULL;
@@ -264,13 +264,13 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
       DART_MPI(MPI_Win_flush(t.rank, t.win), fn);
       break;
     case FlushKind::Local:
-      DART_MPI(MPI_Win_flush_local(t.rank, t.win), fn);
+      DART_MPI(win_flush_local(t.rank, t.win), fn);
       break;
     case FlushKind::All:
       DART_MPI(MPI_Win_flush_all(t.win), fn);
       break;
     case FlushKind::LocalAll:
-      DART_MPI(MPI_Win_flush_local_all(t.win), fn);
+      DART_MPI(win_flush_local_all(t.win), fn);
       break;
   }
   segment_sync(t.seg);  // separate model: completed RMA on own memory becomes loadable
@@ -314,7 +314,7 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
       return rget_backoff(f, buf, fn);
     DART_MPI(fast_rma(f, buf, Put), fn);
     if (M == Mode::Blocking) {
-      DART_MPI(Put ? MPI_Win_flush(f.rank, f.win) : MPI_Win_flush_local(f.rank, f.win), fn);
+      DART_MPI(Put ? MPI_Win_flush(f.rank, f.win) : win_flush_local(f.rank, f.win), fn);
     } else if (M == Mode::Handle) {
       *handle = handle_alloc(f.win, f.rank);
     }
@@ -333,7 +333,7 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
   }
   DART_TRY(rma_start(x, buf, Put, fn));
   if (M == Mode::Blocking) {
-    DART_MPI(Put ? MPI_Win_flush(x.t.rank, x.t.win) : MPI_Win_flush_local(x.t.rank, x.t.win), fn);
+    DART_MPI(Put ? MPI_Win_flush(x.t.rank, x.t.win) : win_flush_local(x.t.rank, x.t.win), fn);
   } else if (M == Mode::Handle) {
     *handle = handle_alloc(x.t.win, x.t.rank);
   }

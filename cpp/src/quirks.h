@@ -44,6 +44,15 @@ enum class Quirk : unsigned {
   // every displacement adds that unit's distance (globmem.cc). Harmless elsewhere, so
   // applied on every MPI.
   WinCreateBaseAlignment,
+  // MPICH 4.0.2 (ch4:ucx, Debian 12's) under MPI_THREAD_MULTIPLE: MPI_Win_flush_local and
+  // MPI_Win_flush_local_all can return before an MPI_Get of the calling thread has
+  // delivered its data while other threads issue and flush RMA on the window (a get
+  // after put + flush read the old buffer in 2-8% of loaded runs of a 4-thread probe;
+  // MPI_Win_flush and MPI_Win_flush_all never did; one thread never did). DART: with
+  // DART_THREAD_MULTIPLE its local flushes are the remote ones (win_flush_local,
+  // internal.h); a get's local completion is its completion anyway. Cleared at dart_init
+  // when the thread level is lower.
+  MpichFlushLocalThreads,
   kCount
 };
 
