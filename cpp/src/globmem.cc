@@ -119,7 +119,7 @@ dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn) {
 int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
   if (g->progress != nullptr) {  // every window creation under the progress processes' lock
     int rc = MPI_SUCCESS;
-    progress_locked(t, t->comm, [&] {
+    progress_locked(t->comm, [&] {
       rc = MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
     }, "MPI_Win_create");
     return rc;

@@ -563,11 +563,10 @@ void register_team(Team *t);
 void release_team(Team *t, const Agreement &a);
 dart_ret_t destroy_team(Team *t, const char *fn);
 
-// Runs fn between two barriers of comm while the team's unit 0 holds the job-wide
+// Runs fn between two barriers of comm (a team's) while its rank 0 holds the job-wide
 // creation lock of the progress processes (progress.cc): every window creation that
 // involves them, and in progress mode every MPI_Win_create, runs inside one.
-dart_ret_t progress_locked(Team *t, MPI_Comm comm, const std::function<void()> &fn,
-                           const char *fn_name);
+dart_ret_t progress_locked(MPI_Comm comm, const std::function<void()> &fn, const char *fn_name);
 
 // Segments
 // MPI_Win_create on a team's communicator (collective over it), with the workaround of

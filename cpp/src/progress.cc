@@ -21,8 +21,10 @@
 //   teams creating at once are serialized instead of deadlocking.
 #include "internal.h"
 
+#include <linux/futex.h>
 #include <sys/prctl.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <signal.h>
 #include <unistd.h>
@@ -65,10 +67,44 @@ struct CollReq {  // a collective step the progress processes take part in
   int32_t flag;          // OpSegFree: free the windows
 };
 
+// A doorbell in node shared memory. On an oversubscribed machine a waiter that found
+// nothing to do sleeps in a futex wait on `word` (bell_sleep) instead of a timed sleep;
+// whoever publishes what it waits for rings (bell_ring): bumps `word` and wakes it, only
+// if someone sleeps. So a progress process starts an offloaded transfer, and a unit sees
+// it complete, within a wake-up instead of a poll period, and nothing spins. The seq_cst
+// fences (publish, fence, read `sleepers`; count oneself in, fence, look again) make at
+// least one side see the other: no wake-up is lost.
+struct Bell {
+  std::atomic<uint32_t> word;
+  std::atomic<uint32_t> sleepers;
+};
+
+void bell_ring(Bell *b) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (b->sleepers.load(std::memory_order_relaxed) == 0) return;
+  b->word.fetch_add(1, std::memory_order_relaxed);
+  syscall(SYS_futex, reinterpret_cast<uint32_t *>(&b->word), FUTEX_WAKE, INT32_MAX, nullptr,
+          nullptr, 0);
+}
+
+// Sleeps on `b` for at most `ns` unless ready() already holds.
+template <class Ready>
+void bell_sleep(Bell *b, Ready ready, long ns) {
+  const uint32_t w = b->word.load(std::memory_order_relaxed);
+  b->sleepers.fetch_add(1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (!ready()) {
+    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+    syscall(SYS_futex, reinterpret_cast<uint32_t *>(&b->word), FUTEX_WAIT, w, &ts, nullptr, 0);
+  }
+  b->sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
 // One per unit, in shared memory of its node (units and progress processes).
 struct Control {
   alignas(64) std::atomic<uint64_t> head;  // unit: descriptors published
   alignas(64) std::atomic<uint64_t> done;  // progress process: descriptors complete
+  Bell done_bell;                          // rung by the progress process after `done`
   std::atomic<int32_t> error;             // progress process: errno of a failed copy
   std::atomic<int32_t> cma;               // progress process: 1 cross-memory attach works, 2 not
   alignas(64) std::atomic<uint64_t> coll_seq;  // unit: requests posted
@@ -99,6 +135,8 @@ struct Progress {
   std::vector<Control *> ctl;           // node units' control blocks (node-local order)
   std::vector<int> ctl_rank;            // their world_all ranks
   Control *mine = nullptr;              // a unit's own block
+  std::vector<Bell *> bells;  // the node's progress processes' doorbells (work), by pindex
+  Bell *bell = nullptr;       // unit: its progress process's; progress process: its own
   std::mutex produce;                   // enqueueing threads
   uint64_t issued = 0;                  // descriptors published (under produce)
 };
@@ -192,9 +230,11 @@ int node_members(const Team *t) {
 }
 
 void post(const CollReq &r) {
-  Control *c = g->progress->mine;
+  Progress *p = g->progress;
+  Control *c = p->mine;
   c->coll = r;
   c->coll_seq.fetch_add(1, std::memory_order_release);
+  for (Bell *b : p->bells) bell_ring(b);  // every progress process of the node joins
 }
 
 // ---------------------------------------------------------------------------
@@ -235,6 +275,7 @@ class Server {
     p_->ctl[u]->error.compare_exchange_strong(zero, err ? err : EIO);
   }
   void pause(unsigned idle);
+  bool work_waiting() const;
 
   Progress *p_;
   int me_;
@@ -285,13 +326,21 @@ bool Server::cma(int u, bool write, void *here, uint64_t there, size_t n) {
 
 void Server::pause(unsigned idle) {
   // Like Backoff: yield while young; on an oversubscribed machine sleep, so that the
-  // units (which have the work) run.
+  // units (which have the work) run: at most one poll period (20 us) for the target
+  // side's MPI progress, woken at once by a unit with work (Bell).
   if (idle < 64 || !oversubscribed_) {
     sched_yield();
     return;
   }
-  struct timespec ts = {0, 20 * 1000};
-  nanosleep(&ts, nullptr);
+  bell_sleep(p_->bell, [this] { return work_waiting(); }, 20 * 1000);
+}
+
+bool Server::work_waiting() const {
+  for (int u : bound_)
+    if (p_->ctl[u]->head.load(std::memory_order_relaxed) != tail_[u]) return true;
+  for (size_t u = 0; u < p_->ctl.size(); ++u)
+    if (p_->ctl[u]->coll_seq.load(std::memory_order_relaxed) != seen_[u]) return true;
+  return false;
 }
 
 void Server::take(int u, uint64_t seq, const Desc &d) {
@@ -346,7 +395,9 @@ void Server::finish_pending() {
   for (Pending &q : pending_) {
     if (q.get_rma && !cma(q.unit, true, q.bounce, q.d.local, q.d.bytes)) fault(q.unit, errno);
     free_bounce_.emplace(q.cap, q.bounce);
-    p_->ctl[q.unit]->done.store(q.seq, std::memory_order_release);
+    Control *c = p_->ctl[q.unit];
+    c->done.store(q.seq, std::memory_order_release);
+    bell_ring(&c->done_bell);
   }
   pending_.clear();
   // Keep a few buffers, not every size ever seen.
@@ -613,7 +664,7 @@ dart_ret_t progress_start(State *s, const char *fn) {
   auto align64 = [](void *q) {
     return reinterpret_cast<Control *>((reinterpret_cast<uintptr_t>(q) + 63) & ~uintptr_t(63));
   };
-  if (int arc = MPI_Win_allocate_shared(is_p ? 0 : (MPI_Aint)(sizeof(Control) + 64), 1,
+  if (int arc = MPI_Win_allocate_shared((MPI_Aint)((is_p ? sizeof(Bell) : sizeof(Control)) + 64), 1,
                                         MPI_INFO_NULL, p->node_all, &base, &p->ctl_win);
       arc != MPI_SUCCESS) {
     // Shared memory of MPI lives in /dev/shm, which containers often cap (64 MiB).
@@ -628,7 +679,11 @@ dart_ret_t progress_start(State *s, const char *fn) {
                 "often cap it at 64 MiB: raise it, e.g. docker --shm-size)",
                 sizeof(Control) + 64, why.c_str(), avail);
   }
-  if (!is_p) {
+  if (is_p) {
+    Bell *b = reinterpret_cast<Bell *>(align64(base));
+    b->word.store(0, std::memory_order_relaxed);
+    b->sleepers.store(0, std::memory_order_relaxed);
+  } else {
     p->mine = align64(base);
     std::memset(static_cast<void *>(p->mine), 0, sizeof(Control));
     p->mine->pid = (int32_t)getpid();
@@ -637,20 +692,31 @@ dart_ret_t progress_start(State *s, const char *fn) {
     // ptrace_scope=1 allows it only to ancestors otherwise).
     prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
   }
-  int nsize = 0;
+  int nsize = 0, node_rank = 0;
   MPI_Comm_size(p->node_all, &nsize);
+  MPI_Comm_rank(p->node_all, &node_rank);
   std::vector<int> node_world((size_t)nsize);
   DART_MPI(MPI_Allgather(&wr, 1, MPI_INT, node_world.data(), 1, MPI_INT, p->node_all), fn);
   DART_MPI(MPI_Barrier(p->node_all), fn);
+  p->bells.assign((size_t)k, nullptr);
+  size_t my_index = 0;  // a unit's node-local index
   for (int q = 0; q < nsize; ++q) {
-    if (p->peers[(size_t)node_world[(size_t)q]].unit < 0) continue;
+    const Peer &pe = p->peers[(size_t)node_world[(size_t)q]];
     MPI_Aint sz = 0;
     int du = 0;
     void *c = nullptr;
     DART_MPI(MPI_Win_shared_query(p->ctl_win, q, &sz, &du, &c), fn);
+    if (pe.unit < 0) {
+      p->bells[(size_t)pe.pindex] = reinterpret_cast<Bell *>(align64(c));
+      continue;
+    }
+    if (q == node_rank) my_index = p->ctl.size();
     p->ctl.push_back(align64(c));
     p->ctl_rank.push_back(node_world[(size_t)q]);
   }
+  // Units are bound to the progress processes round-robin by node-local index
+  // (Server::run's bound_).
+  p->bell = is_p ? p->bells[(size_t)pindex] : p->bells[my_index % (size_t)k];
   // The job-wide creation lock: a word at the first progress process.
   p->lock_host = p->node_ps[0][0];
   int *word = nullptr;
@@ -695,9 +761,7 @@ dart_ret_t progress_stop(State *s, const char *fn) {
 // ---------------------------------------------------------------------------
 // creations with the progress processes
 // ---------------------------------------------------------------------------
-dart_ret_t progress_locked(Team *t, MPI_Comm comm, const std::function<void()> &fn,
-                           const char *fn_name) {
-  (void)t;
+dart_ret_t progress_locked(MPI_Comm comm, const std::function<void()> &fn, const char *fn_name) {
   const Progress &p = *g->progress;
   int rank = 0;
   DART_MPI(MPI_Comm_rank(comm, &rank), fn_name);
@@ -721,7 +785,7 @@ void progress_team_create(Team *t, Agreement *a, const char *fn) {
   int node_first = 0;  // the team's first unit on this node sends the member list
   while (g->node_of[(size_t)t->global[(size_t)node_first]] != mynode) ++node_first;
   const CollReq r{OpTeamCreate, t->id, 0, node_members(t), t->myid, 0};
-  a->step(progress_locked(t, t->comm, [&] {
+  a->step(progress_locked(t->comm, [&] {
     post(r);
     if (node_first == t->myid)
       for (int q : p.node_ps[(size_t)mynode])
@@ -743,7 +807,7 @@ void progress_team_create(Team *t, Agreement *a, const char *fn) {
 
 void progress_team_free(Team *t) {
   const CollReq r{OpTeamFree, t->id, 0, node_members(t), t->myid, 0};
-  progress_locked(t, t->comm, [&] {
+  progress_locked(t->comm, [&] {
     post(r);
     must_barrier(t->comm_p);
     MPI_Comm_free(&t->node_comm_p);
@@ -755,7 +819,7 @@ void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, c
   s->pkey = ++t->progress_segments;
   const CollReq r{OpSegCreate, t->id, s->pkey, node_members(t), t->myid, 0};
   uint64_t disp = 0;
-  a->step(progress_locked(t, t->comm, [&] {
+  a->step(progress_locked(t->comm, [&] {
     post(r);
     MPI_Info info = contiguous_info();
     char *base = nullptr;
@@ -805,7 +869,7 @@ dart_ret_t progress_segment_free(Segment *s, bool windows, const char *fn) {
   auto step = [&](int mrc, const char *what) {  // every step runs; the first error wins
     if (mrc != MPI_SUCCESS && rc == DART_OK) rc = mpi_fail(mrc, fn, what);
   };
-  progress_locked(t, t->comm, [&] {
+  progress_locked(t->comm, [&] {
     post(r);
     if (windows) {
       if (s->locked_win) step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
@@ -848,6 +912,7 @@ uint64_t progress_offload(bool put, void *local, const Target &t, size_t bytes) 
   d.bytes = bytes;
   const uint64_t seq = ++p.issued;
   c->head.store(seq, std::memory_order_release);
+  bell_ring(p.bell);
   return seq;
 }
 
@@ -857,8 +922,15 @@ bool progress_done(uint64_t seq) {
 
 dart_ret_t progress_wait(uint64_t seq, const char *fn) {
   Control *c = g->progress->mine;
-  Backoff b;
-  while (c->done.load(std::memory_order_acquire) < seq) b.pause();
+  auto complete = [c, seq] { return c->done.load(std::memory_order_acquire) >= seq; };
+  // Like Backoff: yield while young; then, on an oversubscribed machine, sleep until the
+  // progress process rings (at most 1 ms at a time: it may be gone with the job).
+  for (unsigned polls = 0; !complete(); ++polls) {
+    if (polls < 16 || !g->oversubscribed)
+      sched_yield();
+    else
+      bell_sleep(&c->done_bell, complete, 1000 * 1000);
+  }
   if (int err = c->error.exchange(0, std::memory_order_acq_rel); err != 0)
     return fail(DART_ERR_OTHER, fn,
                 "the progress process could not carry out an offloaded transfer: %s",
