@@ -4,7 +4,7 @@
 //
 //   mpiexec -n 2 bench_overlap [--quick] [--sizes 4K,64K] [--target-sizes 8,64K]
 //       [--mode plain|progress|async-thread] [--placement node|remote] [--reps R]
-//       [--out FILE]
+//       [--impl NAME] [--no-target] [--out FILE]
 //
 // Availability (the Sandia host-overhead method as in ICPADS 2016 Sec. III-A): for each
 // (impl, op, size) the transfer time alone, base_t (start + wait), then iterations of
@@ -18,8 +18,10 @@
 // base_t's median and min.
 //
 // Target side (Casper's asynchronous-progress benchmark): the origin times single gets
-// (start + wait) to a target that is idle (waiting in MPI, yielding the core between
-// tests) and to a target that computes 100 us at a time without MPI calls, testing
+// (start + wait) to a target that is idle (waiting in MPI: it yields the core between
+// tests, and after 16 tests sleeps 20 us between them when DART's waits sleep, i.e. more
+// processes than cores, as an idle DART unit does; else a spinning idle target would take
+// the core a progress process needs) and to a target that computes 100 us at a time without MPI calls, testing
 // once between two work periods whether the origin is done (op get_target_idle /
 // get_target_busy, remote placement only).
 //
@@ -31,6 +33,9 @@
 //                a run without progress processes fails;
 //        async-thread  the MPI code as `mpi-async-thread` under MPI_THREAD_MULTIPLE
 //                (the job runs with MPICH's MPIR_CVAR_ASYNC_PROGRESS=1).
+// --impl NAME renames the progress mode's rows (NAME starts with "dart"): benchmarks/run
+// measures the offload threshold's crossover with two progress jobs that differ only in
+// DART_PROGRESS_THRESHOLD. --no-target leaves the target-side cases out.
 // Correctness: every case moves a pattern unique to the case; after the case the
 // receiver checks every byte ("CHECK FAILED" and abort otherwise); at the end unit 0
 // prints "bench_overlap: every check passed".
@@ -41,12 +46,15 @@
 #include <sched.h>
 
 #include <cstdint>
+#include <cstring>
+#include <ctime>
 
 namespace {
 
 struct Opts {
   bool quick = false;
-  std::string mode = "plain", placement, out;
+  std::string mode = "plain", placement, out, impl;
+  bool target = true;
   std::vector<size_t> sizes, target_sizes;
   int reps = 0;
 };
@@ -69,10 +77,14 @@ Opts parse(int argc, char **argv) {
     else if (a == "--reps") o.reps = std::atoi(val().c_str());
     else if (a == "--sizes") sizes(&o.sizes);
     else if (a == "--target-sizes") sizes(&o.target_sizes);
+    else if (a == "--impl") o.impl = val();
+    else if (a == "--no-target") o.target = false;
     else bench::die(("unknown option " + a).c_str());
   }
   if (o.mode != "plain" && o.mode != "progress" && o.mode != "async-thread")
     bench::die("--mode must be plain, progress or async-thread");
+  if (!o.impl.empty() && (o.mode != "progress" || o.impl.rfind("dart", 0) != 0))
+    bench::die("--impl needs --mode progress and a name starting with dart");
   if (o.sizes.empty())
     o.sizes = o.quick ? std::vector<size_t>{4 << 10, 64 << 10}
                       : std::vector<size_t>{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20,
@@ -146,6 +158,7 @@ class Overlap {
                     *std::max_element(o.target_sizes.begin(), o.target_sizes.end()));
     local_.assign(max_, 0);
     per_us_ = calibrate_work();
+    sleepy_ = std::strstr(dart_config_string(), "waits: sleep") != nullptr;
     if (rank_ == 0) {
       out_ = o.out.empty() ? stdout : std::fopen(o.out.c_str(), "a");
       if (!out_) bench::die(("cannot open " + o.out).c_str());
@@ -178,12 +191,12 @@ class Overlap {
   void run() {
     std::vector<std::string> impls;
     if (opt_.mode == "plain") impls = {"dart", "mpi-rma-allocate"};
-    else if (opt_.mode == "progress") impls = {"dart-progress"};
+    else if (opt_.mode == "progress") impls = {opt_.impl.empty() ? "dart-progress" : opt_.impl};
     else impls = {"mpi-async-thread"};
     for (size_t n : opt_.sizes)
       for (const std::string &impl : impls)
         for (const char *op : {"get", "put"}) availability(impl, op, n);
-    if (placement_ == "remote")
+    if (placement_ == "remote" && opt_.target)
       for (size_t n : opt_.target_sizes)
         for (const std::string &impl : impls)
           for (bool busy : {false, true}) target_side(impl, n, busy);
@@ -233,15 +246,21 @@ class Overlap {
   }
 
   // The target's side of a case: wait (in MPI) until the origin is done. Idle: test and
-  // yield the core; busy: 100 us of work between two tests.
+  // yield the core (sleep 20 us after 16 tests when DART's waits sleep); busy: 100 us of
+  // work between two tests.
   void target_wait(bool busy) {
     MPI_Request r;
     BENCH_MPI_CHECK(MPI_Ibarrier(comm_, &r));
     const long w100 = static_cast<long>(100 * per_us_);
-    for (int done = 0; !done;) {
+    const struct timespec nap = {0, 20 * 1000};
+    for (int done = 0, tests = 0; !done; ++tests) {
       if (busy) work(w100);
       BENCH_MPI_CHECK(MPI_Test(&r, &done, MPI_STATUS_IGNORE));
-      if (!busy && !done) sched_yield();
+      if (busy || done) continue;
+      if (sleepy_ && tests >= 16)
+        nanosleep(&nap, nullptr);
+      else
+        sched_yield();
     }
   }
 
@@ -345,6 +364,7 @@ class Overlap {
   std::string placement_;
   size_t max_ = 0;
   double per_us_ = 1;
+  bool sleepy_ = false;  // DART's waits sleep (more processes than cores): so does the idle target
   std::vector<uint8_t> local_;
   std::FILE *out_ = nullptr;
   dart_gptr_t seg_ = DART_GPTR_NULL, target_ = DART_GPTR_NULL;
