@@ -93,9 +93,10 @@ struct Config {
   bool force_separate = false;
   // DART_PROGRESS_PER_NODE: progress processes per (emulated) node, 0 = none
   // (progress.cc); DART_PROGRESS_THRESHOLD: the smallest non-blocking transfer, in
-  // bytes, that a progress process carries out for its unit.
+  // bytes, that a progress process carries out for its unit. Default 64 KiB: the measured
+  // crossover (docs/design.md, "Progress", the threshold).
   int progress_per_node = 0;
-  size_t progress_threshold = 16384;
+  size_t progress_threshold = 64 << 10;
 };
 dart_ret_t read_config(Config *cfg, const char *fn);
 
