@@ -75,6 +75,7 @@ dart_ret_t make_minmax(dart_datatype_t t, MPI_Datatype mt, const char *fn) {
 void free_derived(Datatype *d) {
   for (auto &kv : d->vector_cache) MPI_Type_free(&kv.second.type);
   if (d->mpi_pattern != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_pattern);
+  if (d->mpi_pattern_once != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_pattern_once);
   if (d->owns_elem && d->mpi_elem != MPI_DATATYPE_NULL) MPI_Type_free(&d->mpi_elem);
   delete d;
 }
@@ -311,7 +312,7 @@ dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype 
       size_t reps = nelem / t.pattern_elems;
       if (reps > INT_MAX) return fail(DART_ERR_INVAL, fn, "%zu patterns exceed one MPI call", reps);
       *count = (int)reps;
-      *mt = t.mpi_pattern;
+      *mt = reps == 1 ? t.mpi_pattern_once : t.mpi_pattern;
       return DART_OK;
     }
     default:
@@ -422,20 +423,19 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
     if (offset[order[i]] < offset[order[i - 1]] + blocklen[order[i - 1]]) d->overlapping = true;
   MPI_Datatype idx;
   DART_MPI(MPI_Type_indexed((int)count, bl.data(), disp.data(), b.mpi_elem, &idx), fn);
-  MPI_Datatype resized;
+  MPI_Datatype resized = MPI_DATATYPE_NULL;
   dart_ret_t rc = mpi_check(MPI_Type_create_resized(idx, 0, (MPI_Aint)(d->pattern_extent * b.elem_size),
                                                     &resized), fn, "MPI_Type_create_resized");
-  MPI_Type_free(&idx);
-  DART_TRY(rc);
-  if (int crc = MPI_Type_commit(&resized); crc != MPI_SUCCESS) {
-    MPI_Type_free(&resized);
-    return mpi_fail(crc, fn, "MPI_Type_commit");
+  if (rc == DART_OK) rc = mpi_check(MPI_Type_commit(&resized), fn, "MPI_Type_commit");
+  if (rc == DART_OK) rc = mpi_check(MPI_Type_commit(&idx), fn, "MPI_Type_commit");
+  if (rc == DART_OK) rc = adopt_element(b, d.get(), fn);
+  if (rc != DART_OK) {
+    MPI_Type_free(&idx);
+    if (resized != MPI_DATATYPE_NULL) MPI_Type_free(&resized);
+    return rc;
   }
   d->mpi_pattern = resized;
-  if (dart_ret_t arc = adopt_element(b, d.get(), fn); arc != DART_OK) {
-    MPI_Type_free(&d->mpi_pattern);
-    return arc;
-  }
+  d->mpi_pattern_once = idx;
   return register_derived(std::move(d), newtype);
 }
 
