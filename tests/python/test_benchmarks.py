@@ -70,9 +70,15 @@ def test_benchmark_suite_quick(tmp_path: Path):
     for r in overlap:
         if r["bench"] == "overlap":
             assert 0.0 <= float(r["availability"]) <= 1.0 and float(r["overhead_us"]) >= 0, r
-    # One job per placement and mode, each passed its byte checks; progress rows present.
+    # One job per placement and mode (plain, progress, async-thread and the threshold
+    # crossover's two progress jobs), each passed its byte checks; progress rows present.
     assert any(r["impl"] == "dart-progress" for r in overlap)
-    assert log.count("bench_overlap: every check passed") == 6, log[-3000:]
+    for impl in ("dart-progress-offload-all", "dart-progress-offload-none"):
+        for op in ("get", "put"):
+            for pl in ("node", "remote"):
+                assert ("overlap", impl, op, pl) in got, (impl, op, pl)
+    assert log.count("bench_overlap: every check passed") == 10, log[-3000:]
+    assert "offload threshold crossover" in doc.read_text()
     assert "dart-nb-progress" in halo
     text = doc.read_text()
     assert "## Targets" in text and "perf/halo-mpich.png" in text
