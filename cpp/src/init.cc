@@ -242,9 +242,9 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
 // The launcher reads a process's stdout and stderr from a pipe (or a socket) and forwards
 // them; MPI_Abort makes it kill the job, and what it had not read yet is lost. With
 // MPICH's hydra the message a unit wrote just before dart_abort was missing in about one
-// run in 50. So wait, at most about 1 s, until the launcher has read all this process
-// wrote: FIONREAD of a pipe counts unread bytes on either end, SIOCOUTQ of a socket the
-// bytes its peer has not taken. A terminal or a file has nothing to wait for.
+// run in 50. So wait, at most about 1 s per stream, until the launcher has read all this
+// process wrote: FIONREAD of a pipe counts unread bytes on either end, SIOCOUTQ of a
+// socket the bytes its peer has not taken. A terminal or a file has nothing to wait for.
 void wait_output_read() {
   for (int fd : {STDOUT_FILENO, STDERR_FILENO}) {
     struct stat st;
