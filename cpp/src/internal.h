@@ -487,7 +487,10 @@ inline int win_flush_local_all(MPI_Win w) {
 // needs the target to enter MPI) off the CPU for a whole time slice.
 class Backoff {
  public:
-  void pause();
+  void pause();  // yields, or sleeps 20 us once next_sleeps()
+  // Counts a poll; whether its pause should sleep (for a wait that sleeps on its own
+  // terms, e.g. a futex, instead of pause()).
+  bool next_sleeps();
  private:
   unsigned polls_ = 0;
 };

@@ -923,13 +923,14 @@ bool progress_done(uint64_t seq) {
 dart_ret_t progress_wait(uint64_t seq, const char *fn) {
   Control *c = g->progress->mine;
   auto complete = [c, seq] { return c->done.load(std::memory_order_acquire) >= seq; };
-  // Like Backoff: yield while young; then, on an oversubscribed machine, sleep until the
-  // progress process rings (at most 1 ms at a time: it may be gone with the job).
-  for (unsigned polls = 0; !complete(); ++polls) {
-    if (polls < 16 || !g->oversubscribed)
-      sched_yield();
-    else
+  // Backoff's policy, but its sleeps wait until the progress process rings (at most 1 ms
+  // at a time: it may be gone with the job).
+  Backoff b;
+  while (!complete()) {
+    if (b.next_sleeps())
       bell_sleep(&c->done_bell, complete, 1000 * 1000);
+    else
+      sched_yield();
   }
   if (int err = c->error.exchange(0, std::memory_order_acq_rel); err != 0)
     return fail(DART_ERR_OTHER, fn,

@@ -7,11 +7,15 @@
 namespace dart {
 namespace detail {
 
-void Backoff::pause() {
+bool Backoff::next_sleeps() {
   // Polls while the wait is young only give the core away; an older wait on an
-  // oversubscribed machine sleeps 20 us, so the unit that has the work runs.
+  // oversubscribed machine sleeps, so the unit that has the work runs.
   constexpr unsigned kYieldPolls = 16;
-  if (++polls_ <= kYieldPolls || g == nullptr || !g->oversubscribed) {
+  return ++polls_ > kYieldPolls && g != nullptr && g->oversubscribed;
+}
+
+void Backoff::pause() {
+  if (!next_sleeps()) {
     sched_yield();
     return;
   }
