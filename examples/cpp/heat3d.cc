@@ -174,7 +174,8 @@ int main(int argc, char **argv) {
     un[p] = u[p] + 0.125 * (lap - 6.0 * u[p]);
   };
 
-  double t_halo = 0, t_compute = 0;
+  double t_compute = 0;
+  std::vector<double> t_halo((size_t)args.iters);  // per iteration: mean and median
   std::vector<dart_handle_t> handles(halos.size(), DART_HANDLE_NULL);
   int cur = 0;
   for (long it = 0; it < args.iters; ++it) {
@@ -189,7 +190,7 @@ int main(int argc, char **argv) {
           for (long c = 1; c <= lz; ++c) update(u, un, a, bb, c);
       double t2 = heat::wtime();
       push_faces(1 - cur);
-      t_halo += (t1 - t0) + (heat::wtime() - t2);
+      t_halo[(size_t)it] = (t1 - t0) + (heat::wtime() - t2);
       t_compute += t2 - t1;
       cur = 1 - cur;
       continue;
@@ -211,7 +212,7 @@ int main(int argc, char **argv) {
       for (long a = 1; a <= lx; ++a)
         for (long bb = 1; bb <= ly; ++bb)
           for (long c = 1; c <= lz; ++c) update(u, un, a, bb, c);
-      t_halo += t1 - t0;
+      t_halo[(size_t)it] = t1 - t0;
       t_compute += heat::wtime() - t1;
     } else {
       for (long a = 2; a < lx; ++a)
@@ -225,7 +226,7 @@ int main(int argc, char **argv) {
           for (long c = 1; c <= lz; ++c)
             if (a == 1 || a == lx || bb == 1 || bb == ly || c == 1 || c == lz)
               update(u, un, a, bb, c);
-      t_halo += (t1 - t0) + (t3 - t2);
+      t_halo[(size_t)it] = (t1 - t0) + (t3 - t2);
       t_compute += (t2 - t1) + (heat::wtime() - t3);
     }
     cur = 1 - cur;
@@ -253,7 +254,8 @@ int main(int argc, char **argv) {
                std::to_string(dims[0]) + " x " + std::to_string(dims[1]) + " x " +
                    std::to_string(dims[2]),
                std::to_string(N[0]) + " x " + std::to_string(N[1]) + " x " + std::to_string(N[2]),
-               args, t_halo, t_compute, global, me, n);
+               args, std::accumulate(t_halo.begin(), t_halo.end(), 0.0), t_compute, global, me, n,
+               &t_halo);
   HEAT_CHECK(dart_barrier(DART_TEAM_ALL));
   for (dart_datatype_t &t : owned) HEAT_CHECK(dart_type_destroy(&t));
   if (args.notify) HEAT_CHECK(dart_notify_free(counters));

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -189,10 +190,24 @@ inline void push_faces(const std::vector<Halo> &faces, dart_gptr_t field, const 
 // The report of every heat example (collective; unit 0 prints): what ran (`name`, the
 // process grid and the grid of points as "A x B[ x C]"), the time per iteration split
 // into compute and halo exchange (max over units), the checksum and the output file.
+// halo_per_iter (seconds per iteration, optional): also the median halo exchange (max
+// over units), which a few descheduled iterations do not move as they move the mean.
 inline void report(const char *name, const std::string &procs, const std::string &points,
                    const Args &args, double t_halo, double t_compute,
-                   const std::vector<double> &global, int me, int nunits) {
+                   const std::vector<double> &global, int me, int nunits,
+                   const std::vector<double> *halo_per_iter = nullptr) {
   const double halo = max_over_units(t_halo), compute = max_over_units(t_compute);
+  double median = 0;
+  if (halo_per_iter) {
+    std::vector<double> v = *halo_per_iter;
+    if (!v.empty()) {
+      std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+      median = v[v.size() / 2];
+      if (v.size() % 2 == 0)  // the mean of the two middle values, as NumPy and Fortran
+        median = (median + *std::max_element(v.begin(), v.begin() + v.size() / 2)) / 2;
+    }
+    median = max_over_units(median);
+  }
   if (me != 0) return;
   size_t nnodes = 0;
   HEAT_CHECK(dart_node_count(&nnodes));
@@ -202,6 +217,8 @@ inline void report(const char *name, const std::string &procs, const std::string
               args.mode.c_str());
   std::printf("time per iteration: compute %.2f us, halo exchange %.2f us (max over units)\n",
               compute * per, halo * per);
+  if (halo_per_iter)
+    std::printf("halo exchange median %.2f us per iteration (max over units)\n", median * 1e6);
   std::printf("checksum: %.17g\n", checksum(global));
   if (!args.out.empty()) std::printf("wrote %s\n", args.out.c_str());
 }

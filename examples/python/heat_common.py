@@ -49,13 +49,18 @@ def checksum(glob):
     return float(np.add.accumulate(glob.ravel())[-1])
 
 
-def report(name, procs, points, args, t_halo, t_compute, glob):
+def report(name, procs, points, args, t_halo, t_compute, glob, halo_per_iter=None):
     """Collective; unit 0 prints what ran, the time per iteration (compute and halo
     exchange, max over units), the checksum and the output file. procs, points: the
-    process grid and the grid of points, as tuples."""
-    times = np.zeros(2)
-    dart.allreduce(np.array([t_halo, t_compute]), times, dart.OP_MAX)
-    halo, compute = times
+    process grid and the grid of points, as tuples. halo_per_iter (seconds per
+    iteration, optional): also print the median halo exchange (max over units), which a
+    few descheduled iterations do not move as they move the mean."""
+    median = 0.0
+    if halo_per_iter is not None and len(halo_per_iter) > 0:
+        median = float(np.median(halo_per_iter))
+    times = np.zeros(3)
+    dart.allreduce(np.array([t_halo, t_compute, median]), times, dart.OP_MAX)
+    halo, compute, median = times
     if dart.myid() != 0:
         return
     per = 1e6 / args.iters if args.iters > 0 else 0.0
@@ -64,6 +69,8 @@ def report(name, procs, points, args, t_halo, t_compute, glob):
           f"{args.iters} iterations, {args.mode}")
     print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
           f"{halo * per:.2f} us (max over units)")
+    if halo_per_iter is not None:
+        print(f"halo exchange median {median * 1e6:.2f} us per iteration (max over units)")
     print(f"checksum: {checksum(glob):.17g}")
     if args.out:
         print(f"wrote {args.out}")
