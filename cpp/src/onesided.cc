@@ -8,6 +8,7 @@
 #include "internal.h"
 
 #include <cstring>
+#include <vector>
 
 namespace dart {
 namespace detail {
@@ -141,6 +142,41 @@ dart_ret_t rget_backoff(const Fast &f, void *dest, const char *fn) {
   MPI_Request req;
   DART_MPI(MPI_Rget(dest, f.count, f.type, f.rank, f.disp, f.count, f.type, f.win, &req), fn);
   return wait_backoff(&req, fn);
+}
+
+// A blocking get whose remote layout is dense (its span at most 5/4 of the bytes it
+// moves, and at most kDenseSpanMax bytes) fetches the span with one contiguous MPI_Get
+// into a per-thread scratch buffer and unpacks it here: one transfer instead of one per
+// block. Open MPI 4.1's osc rdma moves a derived type block by block (one CMA system call
+// each between ranks of one machine: a 32 x 256 B face 46 us against 2.4 us this way);
+// between nodes, one RDMA read instead of one per block. Handles keep the derived MPI type:
+// their completion cannot unpack (the types may be destroyed before it).
+constexpr size_t kDenseSpanMax = 1u << 20;
+
+inline bool dense_span(const Xfer &x) {
+  if (x.remote->kind != Datatype::Strided && x.remote->kind != Datatype::Indexed) return false;
+  const size_t bytes = x.nelem * x.remote->elem_size;  // no overflow: checked by prepare
+  const size_t span = type_extent_bytes(*x.remote, x.nelem);
+  return span <= kDenseSpanMax && span <= bytes + bytes / 4;
+}
+
+dart_ret_t dense_span_get(const Xfer &x, void *dst, const char *fn) {
+  thread_local std::vector<char> scratch;
+  const size_t span = type_extent_bytes(*x.remote, x.nelem);
+  if (scratch.size() < span) scratch.resize(span);
+  Fast f;
+  static_cast<Target &>(f) = x.t;
+  f.count = (int)span;  // <= kDenseSpanMax
+  f.bytes = span;
+  f.type = MPI_BYTE;
+  if (DART_UNLIKELY(g->oversubscribed)) {
+    DART_TRY(rget_backoff(f, scratch.data(), fn));
+  } else {
+    DART_MPI(fast_rma(f, scratch.data(), false), fn);
+    DART_MPI(win_flush_local(f.rank, f.win), fn);
+  }
+  layout_copy(static_cast<char *>(dst), *x.local, scratch.data(), *x.remote, x.nelem);
+  return DART_OK;
 }
 
 // ---- handle pool ----
@@ -331,6 +367,7 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
     if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
     return DART_OK;
   }
+  if (M == Mode::Blocking && !Put && dense_span(x)) return dense_span_get(x, buf, fn);
   DART_TRY(rma_start(x, buf, Put, fn));
   if (M == Mode::Blocking) {
     DART_MPI(Put ? MPI_Win_flush(x.t.rank, x.t.win) : win_flush_local(x.t.rank, x.t.win), fn);

@@ -250,6 +250,66 @@ TEST(Datatypes, IndexedUnorderedAndOverlapping) {
   DART_EXPECT_OK(dart_type_destroy(&unord));
 }
 
+// Gets whose remote layout is dense (span <= 5/4 of the bytes: a blocking get fetches the
+// span contiguously and unpacks it locally) and sparse ones (one MPI derived-type get), from
+// the right neighbour and from self, into contiguous and strided local buffers, blocking
+// and with handles (always the derived type): every form must deliver the same elements.
+TEST(Datatypes, DenseAndSparseRemoteGets) {
+  const int n = nunits(), me = myid();
+  Block b;
+  make_block(b);
+  struct Case {
+    size_t stride, blocklen, nelem;  // the remote strided type (elements of the R x C block)
+    const char *what;
+  };
+  // Interior columns 0..C-2 of all rows: span 29 of 24 elements (dense); columns 0..C-3
+  // of all rows: span 28 of 18 (sparse); one row: a single block (dense); 3 rows of 4.
+  const Case cases[] = {{C, C - 1, R * (C - 1), "dense rows"},
+                        {C, C - 2, R * (C - 2), "sparse rows"},
+                        {C, C - 1, C - 1, "one block"},
+                        {C, C - 1, 3 * (C - 1), "three rows"}};
+  for (int target : {(me + 1) % n, me}) {
+    for (const Case &k : cases) {
+      dart_datatype_t rt = DART_TYPE_UNDEFINED, lt = DART_TYPE_UNDEFINED;
+      DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, k.stride, k.blocklen, &rt));
+      // Local destination: the same elements spread with a gap of one after each block.
+      DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, k.blocklen + 1, k.blocklen, &lt));
+      std::vector<double> expect;
+      for (size_t e = 0; e < k.nelem; ++e) {
+        size_t blk = e / k.blocklen, off = e % k.blocklen, at = blk * k.stride + off;
+        expect.push_back(cell(target, (int)(at / C), (int)(at % C)));
+      }
+      std::vector<double> flat(k.nelem, -1), flat_h(k.nelem, -1);
+      DART_EXPECT_OK(dart_get_blocking(flat.data(), b.at(target, 0), k.nelem, rt, DART_TYPE_DOUBLE));
+      dart_handle_t h = DART_HANDLE_NULL;
+      DART_EXPECT_OK(dart_get_handle(flat_h.data(), b.at(target, 0), k.nelem, rt, DART_TYPE_DOUBLE, &h));
+      DART_EXPECT_OK(dart_wait(&h));
+      EXPECT_EQ(flat, expect) << k.what << ", target " << target;
+      EXPECT_EQ(flat_h, expect) << k.what << ", target " << target << " (handle)";
+      const size_t nblk = k.nelem / k.blocklen, span = nblk * (k.blocklen + 1);
+      std::vector<double> spread(span, -2);
+      DART_EXPECT_OK(dart_get_blocking(spread.data(), b.at(target, 0), k.nelem, rt, lt));
+      for (size_t e = 0; e < k.nelem; ++e)
+        EXPECT_EQ(spread[(e / k.blocklen) * (k.blocklen + 1) + e % k.blocklen], expect[e])
+            << k.what << ", target " << target << ", element " << e;
+      for (size_t blk = 0; blk < nblk; ++blk)  // the gaps stay untouched
+        EXPECT_EQ(spread[blk * (k.blocklen + 1) + k.blocklen], -2) << k.what << ", gap " << blk;
+      DART_EXPECT_OK(dart_type_destroy(&lt));
+      DART_EXPECT_OK(dart_type_destroy(&rt));
+    }
+  }
+  // A dense span that would pass the end of the segment is refused like any other.
+  dart_datatype_t rt = DART_TYPE_UNDEFINED;
+  DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, C - 1, &rt));
+  std::vector<double> untouched(2 * (C - 1), -3);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(untouched.data(), b.at((me + 1) % n, kSegElems - C),
+                                                     2 * (C - 1), rt, DART_TYPE_DOUBLE));
+  EXPECT_EQ(untouched, std::vector<double>(2 * (C - 1), -3));
+  DART_EXPECT_OK(dart_type_destroy(&rt));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(b.g));
+}
+
 namespace {
 struct Rec {  // 24 bytes
   double a;
