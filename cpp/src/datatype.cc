@@ -257,7 +257,8 @@ dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn) {
   return DART_OK;
 }
 
-void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st, size_t nelem) {
+void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st, size_t nelem,
+                 size_t src_first) {
   const size_t es = st.elem_size;
   if (st.kind != Datatype::Strided && st.kind != Datatype::Indexed &&
       dt.kind != Datatype::Strided && dt.kind != Datatype::Indexed) {
@@ -270,7 +271,7 @@ void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype 
     if (slen == 0 && !sw.next(&soff, &slen)) break;
     if (dlen == 0 && !dw.next(&doff, &dlen)) break;
     size_t n = std::min(slen, dlen);
-    std::memcpy(dst + doff * es, src + soff * es, n * es);
+    std::memcpy(dst + doff * es, src + (soff - src_first) * es, n * es);
     soff += n, slen -= n, doff += n, dlen -= n;
   }
 }
@@ -410,6 +411,7 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
     d->offsets.push_back(offset[i]);
     d->pattern_elems += blocklen[i];
     d->pattern_extent = std::max(d->pattern_extent, offset[i] + blocklen[i]);
+    d->pattern_first = i == 0 ? offset[i] : std::min(d->pattern_first, offset[i]);
     bl[i] = (int)blocklen[i];
     disp[i] = (int)offset[i];
   }

@@ -117,6 +117,7 @@ struct Datatype {
   // elements (then the type cannot be the destination of a transfer).
   std::vector<size_t> blocklens, offsets;
   size_t pattern_elems = 0, pattern_extent = 0;
+  size_t pattern_first = 0;  // the smallest block offset: the first element the type touches
   bool overlapping = false;
   MPI_Datatype mpi_pattern = MPI_DATATYPE_NULL;  // indexed pattern, resized to extent
   // The same pattern not resized, for one repetition: MPICH 4.0.2 (ch4:ucx) takes a slow
@@ -263,9 +264,10 @@ void layouts_finalize();
 size_t type_extent_bytes(const Datatype &t, size_t nelem);
 // Validates that nelem elements fit the type's block pattern.
 dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn);
-// Copies nelem elements between two layouts (direct load/store path).
+// Copies nelem elements between two layouts (direct load/store path). src_first: the
+// element of st's layout that src points at (its elements before it are not read).
 void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st,
-                 size_t nelem);
+                 size_t nelem, size_t src_first = 0);
 // An MPI (count, datatype) pair describing nelem elements of t, built or taken from
 // the type's cache; fails if the count does not fit an int. After a success, the caller
 // issues its MPI calls with the type and then calls mpi_layout_done(t, nelem).

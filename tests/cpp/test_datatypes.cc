@@ -298,6 +298,24 @@ TEST(Datatypes, DenseAndSparseRemoteGets) {
       DART_EXPECT_OK(dart_type_destroy(&rt));
     }
   }
+  // Indexed with absolute offsets (a gptr at the block's start, as a halo face): rows 2-4,
+  // columns 0..C-2 -- dense from its first element on (14 of 12 elements) although the
+  // type's extent starts at 0; and rows 1, 3, 5 (sparse: 24 of 12).
+  for (int target : {(me + 1) % n, me}) {
+    for (size_t rows : {size_t(1), size_t(2)}) {  // row step
+      const size_t r0 = rows == 1 ? 2 : 1;
+      size_t bl[3], off[3];
+      for (size_t i = 0; i < 3; ++i) bl[i] = C - 1, off[i] = (r0 + i * rows) * C;
+      dart_datatype_t it = DART_TYPE_UNDEFINED;
+      DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_DOUBLE, 3, bl, off, &it));
+      std::vector<double> got(3 * (C - 1), -1), expect;
+      for (size_t i = 0; i < 3; ++i)
+        for (int c = 0; c < C - 1; ++c) expect.push_back(cell(target, (int)(r0 + i * rows), c));
+      DART_EXPECT_OK(dart_get_blocking(got.data(), b.at(target, 0), got.size(), it, DART_TYPE_DOUBLE));
+      EXPECT_EQ(got, expect) << "indexed, row step " << rows << ", target " << target;
+      DART_EXPECT_OK(dart_type_destroy(&it));
+    }
+  }
   // A dense span that would pass the end of the segment is refused like any other.
   dart_datatype_t rt = DART_TYPE_UNDEFINED;
   DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, C - 1, &rt));
