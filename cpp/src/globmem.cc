@@ -161,16 +161,9 @@ int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
 // node communicator, and for a team spanning nodes MPI_Win_create over it.
 static void shared_windows(Team *t, Segment *s, size_t padded, Agreement *a, const char *fn) {
   const size_t nbytes = s->local_size;
-  // Every unit passes the same info, also one that has failed already: MPICH computes the
-  // layout from the node leader's info, and a unit whose info differs maps past the end of
-  // the shared file (SIGBUS on its first store; seen with a lock init failed on unit 0).
-  MPI_Info info = MPI_INFO_NULL;
-  if (int irc = MPI_Info_create(&info); irc != MPI_SUCCESS) {
-    info = MPI_INFO_NULL;
-    a->step(mpi_fail(irc, fn, "MPI_Info_create"));
-  } else if (int src = MPI_Info_set(info, "alloc_shared_noncontig", "true"); src != MPI_SUCCESS) {
-    a->step(mpi_fail(src, fn, "MPI_Info_set"));
-  }
+  // Every unit passes the same info (made at dart_init), also one that has failed
+  // already: MPICH computes the layout from the node leader's info, and a unit whose info
+  // differs maps past the end of the shared file (SIGBUS on its first store).
   char *base = nullptr;
   // Every unit's part starts 64-byte aligned (quirk shared-part-alignment, quirks.h): MPI
   // does not promise it; Open MPI's osc sm hands out parts that start 8 bytes past a page
@@ -180,9 +173,8 @@ static void shared_windows(Team *t, Segment *s, size_t padded, Agreement *a, con
   // part from its own mapping; `pads` turns DART offsets into displacements of the
   // shared window where it is the RMA window too (single-node teams).
   // A unit that has failed already still takes part in every collective, with 0 bytes.
-  int rc = MPI_Win_allocate_shared(a->ok() ? (MPI_Aint)padded : 0, 1, info, t->node_comm,
-                                   &base, &s->shm_win);
-  if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+  int rc = MPI_Win_allocate_shared(a->ok() ? (MPI_Aint)padded : 0, 1, g->shm_info[0],
+                                   t->node_comm, &base, &s->shm_win);
   if (rc != MPI_SUCCESS) {
     s->shm_win = MPI_WIN_NULL;
     dart_ret_t r = mpi_fail(rc, fn, "MPI_Win_allocate_shared");

@@ -142,6 +142,8 @@ dart_ret_t teardown(State *s, const char *fn) {
     keep_first(mpi_check(MPI_Comm_free(&s->world), fn, "MPI_Comm_free"));
   if (s->world_group != MPI_GROUP_NULL)
     keep_first(mpi_check(MPI_Group_free(&s->world_group), fn, "MPI_Group_free"));
+  for (MPI_Info &info : s->shm_info)
+    if (info != MPI_INFO_NULL) keep_first(mpi_check(MPI_Info_free(&info), fn, "MPI_Info_free"));
   layouts_finalize();
   types_finalize();
   handles_finalize();
@@ -186,6 +188,13 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   if (rc == DART_OK)
     step(mpi_check(MPI_Comm_set_errhandler(s->world, MPI_ERRORS_RETURN), fn,
                    "MPI_Comm_set_errhandler"));
+  for (int contiguous = 0; contiguous < 2 && rc == DART_OK; ++contiguous) {
+    MPI_Info &info = s->shm_info[contiguous];
+    step(mpi_check(MPI_Info_create(&info), fn, "MPI_Info_create"));
+    if (rc == DART_OK)
+      step(mpi_check(MPI_Info_set(info, "alloc_shared_noncontig", contiguous ? "false" : "true"),
+                     fn, "MPI_Info_set"));
+  }
   if (rc == DART_OK) step(mpi_check(MPI_Comm_dup(s->world, &s->p2p), fn, "MPI_Comm_dup"));
   if (rc == DART_OK)
     step(mpi_check(MPI_Comm_set_errhandler(s->p2p, MPI_ERRORS_RETURN), fn,

@@ -444,6 +444,12 @@ struct State {
   MPI_Comm world = MPI_COMM_NULL;    // dup of MPI_COMM_WORLD, MPI_ERRORS_RETURN
   MPI_Comm p2p = MPI_COMM_NULL;      // dup for dart_send/recv (user tags)
   MPI_Group world_group = MPI_GROUP_NULL;
+  // The info of every MPI_Win_allocate_shared of the units: made once at dart_init, so
+  // that every unit of a node passes the same one (MPICH takes the layout from the node
+  // leader's info; a unit with another maps past the end of the file). [0]:
+  // alloc_shared_noncontig=true (DART's own windows), [1]: =false (windows a progress
+  // process shares: one contiguous segment it can address).
+  MPI_Info shm_info[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
   int myid = -1, size = 0;
   std::vector<int> node_of;          // global unit -> node index
   int nnodes = 0;

@@ -196,10 +196,12 @@ MPI_Comm create_group_comm(MPI_Comm parent, const std::vector<int> &ranks, int t
   return c;
 }
 
+// The info of a shared window the progress process allocates with units: what the
+// units pass (State::shm_info[1]).
 MPI_Info contiguous_info() {
   MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "alloc_shared_noncontig", "false");
+  must(MPI_Info_create(&info), "MPI_Info_create");
+  must(MPI_Info_set(info, "alloc_shared_noncontig", "false"), "MPI_Info_set");
   return info;
 }
 
@@ -821,11 +823,10 @@ void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, c
   uint64_t disp = 0;
   a->step(progress_locked(t->comm, [&] {
     post(r);
-    MPI_Info info = contiguous_info();
     char *base = nullptr;
-    must(MPI_Win_allocate_shared((MPI_Aint)padded, 1, info, t->node_comm_p, &base, &s->shm_win),
+    must(MPI_Win_allocate_shared((MPI_Aint)padded, 1, g->shm_info[1], t->node_comm_p, &base,
+                                 &s->shm_win),
          "MPI_Win_allocate_shared");
-    MPI_Info_free(&info);
     MPI_Win_set_errhandler(s->shm_win, MPI_ERRORS_RETURN);
     auto align = [](char *q) {
       return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(q) + 63) / 64 * 64);
