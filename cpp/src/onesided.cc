@@ -150,8 +150,8 @@ dart_ret_t rget_backoff(const Fast &f, void *dest, const char *fn) {
 // one transfer instead of one per block. Open MPI 4.1's osc rdma moves a derived type
 // block by block (one CMA system call each between ranks of one machine: a 32 x 256 B
 // face 46 us against 3.7 us this way); between nodes, one RDMA read instead of one per
-// block. Handles keep the derived MPI type: their completion cannot unpack (the types
-// may be destroyed before it).
+// block (a layout of one block is one transfer already). Handles keep the derived MPI
+// type: their completion cannot unpack (the types may be destroyed before it).
 constexpr size_t kDenseSpanMax = 1u << 20;
 
 // The first element of x's remote layout, and the bytes from it to the layout's end.
@@ -160,7 +160,12 @@ inline size_t remote_first(const Xfer &x) {
 }
 
 inline bool dense_span(const Xfer &x) {
-  if (x.remote->kind != Datatype::Strided && x.remote->kind != Datatype::Indexed) return false;
+  const Datatype &r = *x.remote;
+  // One block is one MPI transfer already (the unresized pattern): no scratch copy.
+  if (r.kind == Datatype::Strided ? x.nelem <= r.blocklen
+                                  : r.kind != Datatype::Indexed ||
+                                        (r.blocklens.size() == 1 && x.nelem <= r.pattern_elems))
+    return false;
   const size_t bytes = x.nelem * x.remote->elem_size;  // no overflow: checked by prepare
   const size_t span = type_extent_bytes(*x.remote, x.nelem) - remote_first(x) * x.remote->elem_size;
   return span <= kDenseSpanMax && span <= bytes + bytes / 4;

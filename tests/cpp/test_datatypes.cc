@@ -263,7 +263,7 @@ TEST(Datatypes, DenseAndSparseRemoteGets) {
     const char *what;
   };
   // Interior columns 0..C-2 of all rows: span 29 of 24 elements (dense); columns 0..C-3
-  // of all rows: span 28 of 18 (sparse); one row: a single block (dense); 3 rows of 4.
+  // of all rows: span 28 of 18 (sparse); one row: a single block (no span copy); 3 rows.
   const Case cases[] = {{C, C - 1, R * (C - 1), "dense rows"},
                         {C, C - 2, R * (C - 2), "sparse rows"},
                         {C, C - 1, C - 1, "one block"},
