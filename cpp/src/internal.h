@@ -268,13 +268,6 @@ dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn);
 // element of st's layout that src points at (its elements before it are not read).
 void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st,
                  size_t nelem, size_t src_first = 0);
-// The same copy as a list of byte runs (dst offset, src offset, length; runs contiguous
-// on both sides merged), for a copy that happens after the types may be gone.
-struct CopyRun {
-  size_t dst, src, len;
-};
-void layout_runs(const Datatype &dt, const Datatype &st, size_t nelem, size_t src_first,
-                 std::vector<CopyRun> *runs);
 // An MPI (count, datatype) pair describing nelem elements of t, built or taken from
 // the type's cache; fails if the count does not fit an int. After a success, the caller
 // issues its MPI calls with the type and then calls mpi_layout_done(t, nelem).
@@ -752,8 +745,6 @@ dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
 // Releases the locks still alive at dart_exit (their segments go with their teams).
 void locks_finalize();
 
-struct SpanUnpack;  // onesided.cc
-
 }  // namespace detail
 }  // namespace dart
 
@@ -769,9 +760,6 @@ struct dart_handle_struct {
   dart_gptr_t notify_counter;
   // A transfer carried out by a progress process: its sequence number (0: none).
   uint64_t offload_seq;
-  // A dense-span get (onesided.cc): the span arrives in `span` and is unpacked into
-  // `unpack_dst` by `runs` at completion. nullptr: none.
-  dart::detail::SpanUnpack *unpack;
 };
 
 #endif  // DART_MPI_INTERNAL_H

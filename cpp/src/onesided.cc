@@ -8,7 +8,6 @@
 #include "internal.h"
 
 #include <cstring>
-#include <memory>
 #include <vector>
 
 namespace dart {
@@ -151,10 +150,8 @@ dart_ret_t rget_backoff(const Fast &f, void *dest, const char *fn) {
 // one transfer instead of one per block. Open MPI 4.1's osc rdma moves a derived type
 // block by block (one CMA system call each between ranks of one machine: a 32 x 256 B
 // face 46 us against 3.7 us this way); between nodes, one RDMA read instead of one per
-// block (a layout of one block is one transfer already). A get with a handle does the
-// same into a buffer of the handle and unpacks at completion (dart_wait*, dart_test*, or
-// dart_handle_free, which then completes it); dart_get keeps the derived MPI type (its
-// completion is a flush, which knows no buffers).
+// block (a layout of one block is one transfer already). Handles keep the derived MPI
+// type: their completion cannot unpack (the types may be destroyed before it).
 constexpr size_t kDenseSpanMax = 1u << 20;
 
 // The first element of x's remote layout, and the bytes from it to the layout's end.
@@ -174,24 +171,17 @@ inline bool dense_span(const Xfer &x) {
   return span <= kDenseSpanMax && span <= bytes + bytes / 4;
 }
 
-// The MPI side of a dense-span get: the bytes from the layout's first element to its end.
-inline Fast span_target(const Xfer &x, size_t *first) {
-  *first = remote_first(x);
-  const size_t lo = *first * x.remote->elem_size;
+dart_ret_t dense_span_get(const Xfer &x, void *dst, const char *fn) {
+  thread_local std::vector<char> scratch;
+  const size_t first = remote_first(x), lo = first * x.remote->elem_size;
+  const size_t span = type_extent_bytes(*x.remote, x.nelem) - lo;
+  if (scratch.size() < span) scratch.resize(span);
   Fast f;
   static_cast<Target &>(f) = x.t;
   f.disp += lo;
-  f.bytes = type_extent_bytes(*x.remote, x.nelem) - lo;
-  f.count = (int)f.bytes;  // <= kDenseSpanMax
+  f.count = (int)span;  // <= kDenseSpanMax
+  f.bytes = span;
   f.type = MPI_BYTE;
-  return f;
-}
-
-dart_ret_t dense_span_get(const Xfer &x, void *dst, const char *fn) {
-  thread_local std::vector<char> scratch;
-  size_t first = 0;
-  const Fast f = span_target(x, &first);
-  if (scratch.size() < f.bytes) scratch.resize(f.bytes);
   if (DART_UNLIKELY(g->oversubscribed)) {
     DART_TRY(rget_backoff(f, scratch.data(), fn));
   } else {
@@ -199,38 +189,6 @@ dart_ret_t dense_span_get(const Xfer &x, void *dst, const char *fn) {
     DART_MPI(win_flush_local(f.rank, f.win), fn);
   }
   layout_copy(static_cast<char *>(dst), *x.local, scratch.data(), *x.remote, x.nelem, first);
-  return DART_OK;
-}
-
-}  // namespace
-
-// A dense-span get with a handle: the span lands in a buffer of the handle, and the
-// completion unpacks it by a run list made now (the types may be destroyed before it).
-struct SpanUnpack {
-  std::vector<char> span;
-  char *dst;
-  std::vector<CopyRun> runs;
-};
-
-namespace {
-
-void span_unpack(const SpanUnpack &u) {
-  for (const CopyRun &r : u.runs) std::memcpy(u.dst + r.dst, u.span.data() + r.src, r.len);
-}
-
-dart_handle_struct *handle_alloc(MPI_Win win, int rank);
-
-dart_ret_t dense_span_get_handle(const Xfer &x, void *dst, dart_handle_t *handle,
-                                 const char *fn) {
-  size_t first = 0;
-  const Fast f = span_target(x, &first);
-  std::unique_ptr<SpanUnpack> u(new SpanUnpack());
-  u->span.resize(f.bytes);
-  u->dst = static_cast<char *>(dst);
-  layout_runs(*x.local, *x.remote, x.nelem, first, &u->runs);
-  DART_MPI(fast_rma(f, u->span.data(), false), fn);
-  *handle = handle_alloc(f.win, f.rank);
-  (*handle)->unpack = u.release();
   return DART_OK;
 }
 
@@ -273,13 +231,10 @@ dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
   h->next_free = nullptr;
   h->notify = false;
   h->offload_seq = 0;
-  h->unpack = nullptr;
   return h;
 }
 
 void handle_release(dart_handle_struct *h) {
-  delete h->unpack;  // unpacked by complete(), or dropped with a failed flush
-  h->unpack = nullptr;
   if (t_handles.count < kThreadHandles) {
     h->next_free = t_handles.free;
     t_handles.free = h;
@@ -304,7 +259,6 @@ dart_ret_t complete(dart_handle_t *hp, bool local_only, const char *fn) {
   if (h->notify) local_only = false;  // the counter update needs the put complete at the target
   int rc = local_only ? win_flush_local(h->rank, h->win) : MPI_Win_flush(h->rank, h->win);
   dart_ret_t nrc = (rc == MPI_SUCCESS && h->notify) ? notify_handle_complete(*h, fn) : DART_OK;
-  if (rc == MPI_SUCCESS && h->unpack) span_unpack(*h->unpack);
   handle_release(h);
   *hp = DART_HANDLE_NULL;
   if (rc != MPI_SUCCESS) return mpi_fail(rc, fn, local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
@@ -320,8 +274,7 @@ dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, cons
   for (size_t i = 0; i < n; ++i) {
     dart_handle_struct *h = handles[i];
     if (h == DART_HANDLE_NULL) continue;
-    if (h->win == last_win && h->rank == last_rank && !h->notify && !h->offload_seq &&
-        !h->unpack) {  // flushed just now
+    if (h->win == last_win && h->rank == last_rank && !h->notify && !h->offload_seq) {  // flushed just now
       handle_release(h);
       handles[i] = DART_HANDLE_NULL;
       continue;
@@ -427,9 +380,7 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
     if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
     return DART_OK;
   }
-  if (!Put && M != Mode::AtFlush && dense_span(x))
-    return M == Mode::Blocking ? dense_span_get(x, buf, fn)
-                               : dense_span_get_handle(x, buf, handle, fn);
+  if (M == Mode::Blocking && !Put && dense_span(x)) return dense_span_get(x, buf, fn);
   DART_TRY(rma_start(x, buf, Put, fn));
   if (M == Mode::Blocking) {
     DART_MPI(Put ? MPI_Win_flush(x.t.rank, x.t.win) : win_flush_local(x.t.rank, x.t.win), fn);
@@ -604,8 +555,6 @@ dart_ret_t dart_handle_free(dart_handle_t *handle) {
   if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
   if (*handle != DART_HANDLE_NULL && (*handle)->notify)
     return complete(handle, false, fn);  // a put_notify's counter update is never dropped
-  if (*handle != DART_HANDLE_NULL && (*handle)->unpack)
-    return complete(handle, true, fn);  // a span get unpacks at its completion: now
   if (*handle != DART_HANDLE_NULL) {
     handle_release(*handle);  // the operation completes at the next flush of its target
     *handle = DART_HANDLE_NULL;
