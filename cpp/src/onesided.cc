@@ -154,31 +154,27 @@ dart_ret_t rget_backoff(const Fast &f, void *dest, const char *fn) {
 // type: their completion cannot unpack (the types may be destroyed before it).
 constexpr size_t kDenseSpanMax = 1u << 20;
 
-// The first element of x's remote layout, and the bytes from it to the layout's end.
-inline size_t remote_first(const Xfer &x) {
-  return x.remote->kind == Datatype::Indexed ? x.remote->pattern_first : 0;
-}
-
-inline bool dense_span(const Xfer &x) {
+// The bytes of x's remote layout from its first element to its end when the layout is
+// dense (0 when not), and that first element.
+inline size_t dense_span(const Xfer &x, size_t *first) {
   const Datatype &r = *x.remote;
   // One block is one MPI transfer already (the unresized pattern): no scratch copy.
   if (r.kind == Datatype::Strided ? x.nelem <= r.blocklen
                                   : r.kind != Datatype::Indexed ||
                                         (r.blocklens.size() == 1 && x.nelem <= r.pattern_elems))
-    return false;
-  const size_t bytes = x.nelem * x.remote->elem_size;  // no overflow: checked by prepare
-  const size_t span = type_extent_bytes(*x.remote, x.nelem) - remote_first(x) * x.remote->elem_size;
-  return span <= kDenseSpanMax && span <= bytes + bytes / 4;
+    return 0;
+  *first = r.kind == Datatype::Indexed ? r.pattern_first : 0;
+  const size_t bytes = x.nelem * r.elem_size;  // no overflow: checked by prepare
+  const size_t span = type_extent_bytes(r, x.nelem) - *first * r.elem_size;
+  return span <= kDenseSpanMax && span <= bytes + bytes / 4 ? span : 0;
 }
 
-dart_ret_t dense_span_get(const Xfer &x, void *dst, const char *fn) {
+dart_ret_t dense_span_get(const Xfer &x, void *dst, size_t span, size_t first, const char *fn) {
   thread_local std::vector<char> scratch;
-  const size_t first = remote_first(x), lo = first * x.remote->elem_size;
-  const size_t span = type_extent_bytes(*x.remote, x.nelem) - lo;
   if (scratch.size() < span) scratch.resize(span);
   Fast f;
   static_cast<Target &>(f) = x.t;
-  f.disp += lo;
+  f.disp += first * x.remote->elem_size;
   f.count = (int)span;  // <= kDenseSpanMax
   f.bytes = span;
   f.type = MPI_BYTE;
@@ -380,7 +376,10 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
     if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
     return DART_OK;
   }
-  if (M == Mode::Blocking && !Put && dense_span(x)) return dense_span_get(x, buf, fn);
+  if (M == Mode::Blocking && !Put) {
+    size_t first = 0;
+    if (const size_t span = dense_span(x, &first)) return dense_span_get(x, buf, span, first, fn);
+  }
   DART_TRY(rma_start(x, buf, Put, fn));
   if (M == Mode::Blocking) {
     DART_MPI(Put ? MPI_Win_flush(x.t.rank, x.t.win) : win_flush_local(x.t.rank, x.t.win), fn);
