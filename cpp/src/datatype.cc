@@ -257,6 +257,23 @@ dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn) {
   return DART_OK;
 }
 
+namespace {
+// Calls f(dst element offset, src element offset, elements) for each piece that is
+// contiguous in both layouts, in element order.
+template <class F>
+void for_each_pair(const Datatype &dt, const Datatype &st, size_t nelem, F &&f) {
+  BlockWalker sw(st, nelem), dw(dt, nelem);
+  size_t soff = 0, slen = 0, doff = 0, dlen = 0;
+  while (true) {
+    if (slen == 0 && !sw.next(&soff, &slen)) break;
+    if (dlen == 0 && !dw.next(&doff, &dlen)) break;
+    size_t n = std::min(slen, dlen);
+    f(doff, soff, n);
+    soff += n, slen -= n, doff += n, dlen -= n;
+  }
+}
+}  // namespace
+
 void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st, size_t nelem,
                  size_t src_first) {
   const size_t es = st.elem_size;
@@ -265,15 +282,23 @@ void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype 
     std::memcpy(dst, src, nelem * es);
     return;
   }
-  BlockWalker sw(st, nelem), dw(dt, nelem);
-  size_t soff = 0, slen = 0, doff = 0, dlen = 0;
-  while (true) {
-    if (slen == 0 && !sw.next(&soff, &slen)) break;
-    if (dlen == 0 && !dw.next(&doff, &dlen)) break;
-    size_t n = std::min(slen, dlen);
+  for_each_pair(dt, st, nelem, [&](size_t doff, size_t soff, size_t n) {
     std::memcpy(dst + doff * es, src + (soff - src_first) * es, n * es);
-    soff += n, slen -= n, doff += n, dlen -= n;
-  }
+  });
+}
+
+void layout_runs(const Datatype &dt, const Datatype &st, size_t nelem, size_t src_first,
+                 std::vector<CopyRun> *runs) {
+  const size_t es = st.elem_size;
+  runs->clear();
+  for_each_pair(dt, st, nelem, [&](size_t doff, size_t soff, size_t n) {
+    if (!runs->empty() && runs->back().dst + runs->back().len == doff * es &&
+        runs->back().src + runs->back().len == (soff - src_first) * es) {
+      runs->back().len += n * es;  // contiguous on both sides: one copy
+    } else {
+      runs->push_back(CopyRun{doff * es, (soff - src_first) * es, n * es});
+    }
+  });
 }
 
 dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype *mt, const char *fn) {

@@ -335,7 +335,7 @@ dart_ret_t segment_free(Segment *s, const char *fn) {
   }
   // Every step runs even after a failure (the segment goes away either way); the first
   // failure is the result.
-  dart_ret_t rc = DART_OK;
+  dart_ret_t rc = span_unpacks_release(s, fn);  // gets still to be unpacked
   auto step = [&](int mpi_rc, const char *what) {
     dart_ret_t r = mpi_check(mpi_rc, fn, what);
     if (rc == DART_OK) rc = r;

@@ -268,6 +268,13 @@ dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn);
 // element of st's layout that src points at (its elements before it are not read).
 void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st,
                  size_t nelem, size_t src_first = 0);
+// The same copy as a list of byte runs (dst offset, src offset, length; runs contiguous
+// on both sides merged), for a copy that happens after the types may be gone.
+struct CopyRun {
+  size_t dst, src, len;
+};
+void layout_runs(const Datatype &dt, const Datatype &st, size_t nelem, size_t src_first,
+                 std::vector<CopyRun> *runs);
 // An MPI (count, datatype) pair describing nelem elements of t, built or taken from
 // the type's cache; fails if the count does not fit an int. After a success, the caller
 // issues its MPI calls with the type and then calls mpi_layout_done(t, nelem).
@@ -344,6 +351,8 @@ class StableTable {
   std::atomic<Chunk *> chunks_[kCapacity / kChunk];
 };
 
+struct SpanUnpack;  // a dense-span get still to be unpacked (onesided.cc)
+
 struct Segment {
   Team *team = nullptr;
   int16_t segid = 0;
@@ -374,6 +383,15 @@ struct Segment {
   // and `pads` that part's displacement there. Empty: the unit's own rank.
   std::vector<int> ranks;
   int pkey = 0;  // its name for the progress processes (Team::progress_segments at creation)
+  // Dense-span gets that complete at a flush or with a handle (onesided.cc): the span
+  // arrives in a buffer and is unpacked by whichever comes first, a flush of this
+  // segment's window that covers the get or the handle's completion; segment_free
+  // completes the rest. `unpacks` is guarded by unpack_mutex; unpack_seq counts the
+  // registrations, unpack_pending is unpacks.size() for a check without the mutex.
+  std::mutex unpack_mutex;
+  std::vector<SpanUnpack *> unpacks;
+  std::atomic<uint64_t> unpack_seq{0};
+  std::atomic<size_t> unpack_pending{0};
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
   uint64_t pad_of(int unit) const { return pads.empty() ? 0 : pads[unit]; }
   int rank_of(int unit) const { return ranks.empty() ? unit : ranks[unit]; }
@@ -745,6 +763,20 @@ dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
 // Releases the locks still alive at dart_exit (their segments go with their teams).
 void locks_finalize();
 
+// Dense-span gets (onesided.cc). A flush of seg's window that read span_unpacks_mark()
+// before it began, and completed the gets to window rank `rank` (-1: every rank), calls
+// span_unpacks_flushed: the gets registered before the mark are unpacked now.
+inline uint64_t span_unpacks_mark(const Segment *seg) {
+  return seg->unpack_seq.load(std::memory_order_acquire);
+}
+void span_unpacks_flushed_slow(Segment *seg, int rank, uint64_t mark);
+inline void span_unpacks_flushed(Segment *seg, int rank, uint64_t mark) {
+  if (DART_UNLIKELY(seg->unpack_pending.load(std::memory_order_acquire) != 0))
+    span_unpacks_flushed_slow(seg, rank, mark);
+}
+// segment_free, before the windows go: completes and unpacks every pending one.
+dart_ret_t span_unpacks_release(Segment *seg, const char *fn);
+
 }  // namespace detail
 }  // namespace dart
 
@@ -760,6 +792,9 @@ struct dart_handle_struct {
   dart_gptr_t notify_counter;
   // A transfer carried out by a progress process: its sequence number (0: none).
   uint64_t offload_seq;
+  // A dense-span get (onesided.cc): unpacked at the handle's completion unless a flush
+  // did it first. nullptr: none.
+  dart::detail::SpanUnpack *unpack;
 };
 
 #endif  // DART_MPI_INTERNAL_H

@@ -130,9 +130,11 @@ dart_ret_t counter_take(const Counter &c, uint64_t n, bool *done) {
 dart_ret_t flush_all_windows(const char *fn) {
   std::atomic_thread_fence(std::memory_order_seq_cst);  // same-node copies
   dart_ret_t ret = DART_OK;
-  auto flush = [&](size_t, const Segment *s) {
+  auto flush = [&](size_t, Segment *s) {
     if (ret == DART_OK && s->win != MPI_WIN_NULL) {
+      const uint64_t mark = span_unpacks_mark(s);
       ret = mpi_check(MPI_Win_flush_all(s->win), fn, "MPI_Win_flush_all");
+      if (ret == DART_OK) span_unpacks_flushed(s, -1, mark);
     }
   };
   g->teams.for_each_desc([&](size_t, const Team *t) {

@@ -7,7 +7,10 @@
 // request is created, so initiation costs what MPI_Put costs.
 #include "internal.h"
 
+#include <sched.h>
+
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace dart {
@@ -150,8 +153,14 @@ dart_ret_t rget_backoff(const Fast &f, void *dest, const char *fn) {
 // one transfer instead of one per block. Open MPI 4.1's osc rdma moves a derived type
 // block by block (one CMA system call each between ranks of one machine: a 32 x 256 B
 // face 46 us against 3.7 us this way); between nodes, one RDMA read instead of one per
-// block (a layout of one block is one transfer already). Handles keep the derived MPI
-// type: their completion cannot unpack (the types may be destroyed before it).
+// block (a layout of one block is one transfer already).
+// A get that completes later (dart_get, dart_get_handle) does the same into a buffer of
+// its own and is unpacked by a run list made now (the types may be destroyed before the
+// completion). Its completion is a flush of the target or of the whole window, or the
+// handle's wait or test, on any thread: so the buffer is registered with the segment
+// (Segment::unpacks), every flush unpacks the ones it covers, a handle's completion
+// unpacks its own, and a state word makes sure exactly one of them copies and that the
+// other one returns only after the copy.
 constexpr size_t kDenseSpanMax = 1u << 20;
 
 // The bytes of x's remote layout from its first element to its end when the layout is
@@ -185,6 +194,78 @@ dart_ret_t dense_span_get(const Xfer &x, void *dst, size_t span, size_t first, c
     DART_MPI(win_flush_local(f.rank, f.win), fn);
   }
   layout_copy(static_cast<char *>(dst), *x.local, scratch.data(), *x.remote, x.nelem, first);
+  return DART_OK;
+}
+
+}  // namespace
+
+struct SpanUnpack {
+  std::vector<char> span;
+  char *dst = nullptr;
+  std::vector<CopyRun> runs;
+  int rank = -1;     // the target's rank in the window
+  uint64_t seq = 0;  // its registration (Segment::unpack_seq)
+  std::atomic<int> state{0};  // 0: pending, 1: being unpacked, 2: unpacked
+  std::atomic<int> refs{1};   // the segment's list, and the handle if there is one
+};
+
+namespace {
+
+// Unpacks u once: the first caller copies, a later one waits until the copy is done.
+void unpack_once(SpanUnpack *u) {
+  int expected = 0;
+  if (u->state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+    for (const CopyRun &r : u->runs) std::memcpy(u->dst + r.dst, u->span.data() + r.src, r.len);
+    u->state.store(2, std::memory_order_release);
+    return;
+  }
+  while (u->state.load(std::memory_order_acquire) != 2) sched_yield();
+}
+
+void unref(SpanUnpack *u) {
+  if (u->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete u;
+}
+
+dart_handle_struct *handle_alloc(MPI_Win win, int rank);
+
+// A dense-span get that completes at a flush (handle == nullptr) or with a handle.
+dart_ret_t dense_span_get_later(const Xfer &x, void *dst, size_t span, size_t first,
+                                dart_handle_t *handle, const char *fn) {
+  std::unique_ptr<SpanUnpack> u(new SpanUnpack());
+  u->span.resize(span);
+  u->dst = static_cast<char *>(dst);
+  layout_runs(*x.local, *x.remote, x.nelem, first, &u->runs);
+  Fast f;
+  static_cast<Target &>(f) = x.t;
+  f.disp += first * x.remote->elem_size;
+  f.count = (int)span;  // <= kDenseSpanMax
+  f.bytes = span;
+  f.type = MPI_BYTE;
+  u->rank = f.rank;
+  DART_MPI(fast_rma(f, u->span.data(), false), fn);
+  SpanUnpack *p = u.release();
+  if (handle != nullptr) {
+    p->refs.store(2, std::memory_order_relaxed);
+    *handle = handle_alloc(f.win, f.rank);
+    (*handle)->unpack = p;
+  }
+  Segment *seg = x.t.seg;
+  std::lock_guard<std::mutex> lock(seg->unpack_mutex);
+  // Records their handles unpacked go now (the list stays as long as the pending ones).
+  auto &v = seg->unpacks;
+  size_t keep = 0;
+  for (SpanUnpack *o : v) {
+    if (o->state.load(std::memory_order_acquire) == 2) {
+      unref(o);
+    } else {
+      v[keep++] = o;
+    }
+  }
+  v.resize(keep);
+  p->seq = seg->unpack_seq.load(std::memory_order_relaxed) + 1;
+  v.push_back(p);
+  seg->unpack_pending.store(v.size(), std::memory_order_release);
+  seg->unpack_seq.store(p->seq, std::memory_order_release);  // after the get was issued
   return DART_OK;
 }
 
@@ -227,10 +308,15 @@ dart_handle_struct *handle_alloc(MPI_Win win, int rank) {
   h->next_free = nullptr;
   h->notify = false;
   h->offload_seq = 0;
+  h->unpack = nullptr;
   return h;
 }
 
 void handle_release(dart_handle_struct *h) {
+  if (h->unpack != nullptr) {  // unpacked by the completion, or left to a flush
+    unref(h->unpack);
+    h->unpack = nullptr;
+  }
   if (t_handles.count < kThreadHandles) {
     h->next_free = t_handles.free;
     t_handles.free = h;
@@ -255,6 +341,7 @@ dart_ret_t complete(dart_handle_t *hp, bool local_only, const char *fn) {
   if (h->notify) local_only = false;  // the counter update needs the put complete at the target
   int rc = local_only ? win_flush_local(h->rank, h->win) : MPI_Win_flush(h->rank, h->win);
   dart_ret_t nrc = (rc == MPI_SUCCESS && h->notify) ? notify_handle_complete(*h, fn) : DART_OK;
+  if (rc == MPI_SUCCESS && h->unpack != nullptr) unpack_once(h->unpack);
   handle_release(h);
   *hp = DART_HANDLE_NULL;
   if (rc != MPI_SUCCESS) return mpi_fail(rc, fn, local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
@@ -271,13 +358,17 @@ dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, cons
     dart_handle_struct *h = handles[i];
     if (h == DART_HANDLE_NULL) continue;
     if (h->win == last_win && h->rank == last_rank && !h->notify && !h->offload_seq) {  // flushed just now
+      if (h->unpack != nullptr) unpack_once(h->unpack);
       handle_release(h);
       handles[i] = DART_HANDLE_NULL;
       continue;
     }
-    last_win = h->win;
-    last_rank = h->rank;
-    dart_ret_t r = complete(&handles[i], local_only, fn);
+    const MPI_Win win = h->win;
+    const int rank = h->rank;
+    dart_ret_t r = complete(&handles[i], local_only, fn);  // releases h
+    // A failed flush completed nothing: the next handle to that target flushes again.
+    last_win = r == DART_OK ? win : MPI_WIN_NULL;
+    last_rank = rank;
     if (rc == DART_OK) rc = r;
   }
   return rc;
@@ -304,6 +395,7 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
   // MPI on this window (docs/design.md, "Atomics"): the flush completes them. Registered
   // memory of a one-unit team has no window: everything on it completes at once.
   if (t.win == MPI_WIN_NULL) return DART_OK;
+  const uint64_t mark = span_unpacks_mark(t.seg);
   switch (kind) {
     case FlushKind::One:
       DART_MPI(MPI_Win_flush(t.rank, t.win), fn);
@@ -319,6 +411,8 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
       break;
   }
   segment_sync(t.seg);  // separate model: completed RMA on own memory becomes loadable
+  span_unpacks_flushed(t.seg, kind == FlushKind::One || kind == FlushKind::Local ? t.rank : -1,
+                       mark);
   return DART_OK;
 }
 
@@ -376,9 +470,11 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
     if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
     return DART_OK;
   }
-  if (M == Mode::Blocking && !Put) {
+  if (!Put) {
     size_t first = 0;
-    if (const size_t span = dense_span(x, &first)) return dense_span_get(x, buf, span, first, fn);
+    if (const size_t span = dense_span(x, &first))
+      return M == Mode::Blocking ? dense_span_get(x, buf, span, first, fn)
+                                 : dense_span_get_later(x, buf, span, first, handle, fn);
   }
   DART_TRY(rma_start(x, buf, Put, fn));
   if (M == Mode::Blocking) {
@@ -402,6 +498,38 @@ dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
                          dart_handle_t *handle, const char *fn) {
   return transfer<true, Mode::Handle>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,
                                       handle, fn);
+}
+
+void span_unpacks_flushed_slow(Segment *seg, int rank, uint64_t mark) {
+  std::lock_guard<std::mutex> lock(seg->unpack_mutex);
+  auto &v = seg->unpacks;
+  size_t keep = 0;
+  for (SpanUnpack *u : v) {
+    const bool covered = u->seq <= mark && (rank < 0 || u->rank == rank);
+    if (covered) unpack_once(u);
+    if (covered || u->state.load(std::memory_order_acquire) == 2) {
+      unref(u);
+    } else {
+      v[keep++] = u;
+    }
+  }
+  v.resize(keep);
+  seg->unpack_pending.store(keep, std::memory_order_release);
+}
+
+dart_ret_t span_unpacks_release(Segment *seg, const char *fn) {
+  if (seg->unpack_pending.load(std::memory_order_acquire) == 0) return DART_OK;
+  // The gets are complete at the origin after a local flush of the window; a failed one
+  // delivered nothing to unpack.
+  const int rc = win_flush_local_all(seg->win);
+  std::lock_guard<std::mutex> lock(seg->unpack_mutex);
+  for (SpanUnpack *u : seg->unpacks) {
+    if (rc == MPI_SUCCESS) unpack_once(u);
+    unref(u);
+  }
+  seg->unpacks.clear();
+  seg->unpack_pending.store(0, std::memory_order_release);
+  return rc == MPI_SUCCESS ? DART_OK : mpi_fail(rc, fn, "MPI_Win_flush_local_all");
 }
 
 void handles_finalize() {

@@ -1,7 +1,8 @@
 // dart-test: UNITS 2 UPN none 1 TIMEOUT 300 LABELS threads
 //
 // Thread safety under DART_THREAD_MULTIPLE: 4 worker threads per unit do put/get (basic
-// and strided, flush-based, blocking and with handles), atomics, dart_memalloc/memfree,
+// and strided, flush-based, blocking and with handles; dense strided gets completed by
+// any thread's flush), atomics, dart_memalloc/memfree,
 // layout types and failing calls, while the main thread of every unit allocates and
 // frees team segments (more than 256 ids: the segment table grows a chunk while the
 // workers read it), registers memory and creates and destroys teams with their own
@@ -31,6 +32,7 @@ struct Shared {
   dart_gptr_t data = DART_GPTR_NULL;     // n * kThreads regions of kSlot longs per unit
   dart_gptr_t counter = DART_GPTR_NULL;  // one long on unit 0
   dart_datatype_t every_other = DART_TYPE_UNDEFINED;  // strided: 1 long of every 2
+  dart_datatype_t four_of_five = DART_TYPE_UNDEFINED; // strided: 4 longs of every 5 (dense)
   std::atomic<bool> stop{false};
   std::atomic<long> adds{0};  // fetch-and-op increments done by this unit
   std::atomic<int> errors{0};
@@ -72,6 +74,22 @@ void worker(Shared *s, int t) {
     W_OK(dart_put_blocking(region, out.data(), m, DART_TYPE_LONG, s->every_other));
     W_OK(dart_get_blocking(in.data(), region, 2 * m, DART_TYPE_LONG, DART_TYPE_LONG));
     for (int i = 0; i < m; ++i) W_CHECK(in[2 * i] == -(v + i));
+
+    // dense gets that complete later: each lands in a buffer of its own and is unpacked
+    // by the first completion, its handle's wait or a flush of the window, also another
+    // thread's (every worker flushes this window)
+    for (int i = 0; i < 40; ++i) out[i] = 3 * v + i;
+    W_OK(dart_put_blocking(region, out.data(), 40, DART_TYPE_LONG, DART_TYPE_LONG));
+    std::vector<long> d1(32, -1), d2(32, -1);
+    dart_handle_t hd = DART_HANDLE_NULL;
+    W_OK(dart_get_handle(d1.data(), region, 32, s->four_of_five, DART_TYPE_LONG, &hd));
+    W_OK(dart_get(d2.data(), region, 32, s->four_of_five, DART_TYPE_LONG));
+    W_OK(dart_flush_all(region));
+    W_OK(dart_wait(&hd));
+    for (int i = 0; i < 32; ++i) {
+      W_CHECK(d1[i] == 3 * v + (i / 4) * 5 + i % 4);
+      W_CHECK(d2[i] == 3 * v + (i / 4) * 5 + i % 4);
+    }
 
     // handles, and flush-based put/get
     dart_handle_t h[2] = {DART_HANDLE_NULL, DART_HANDLE_NULL};
@@ -235,6 +253,7 @@ int main(int argc, char **argv) {
     CHECK_OK(dart_put_blocking(s.counter, &zero, 1, DART_TYPE_LONG, DART_TYPE_LONG));
   }
   CHECK_OK(dart_type_create_strided(DART_TYPE_LONG, 2, 1, &s.every_other));
+  CHECK_OK(dart_type_create_strided(DART_TYPE_LONG, 5, 4, &s.four_of_five));
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
 
   // Open MPI 4.1.4: MPI_Win_create (osc rdma) on the main thread hangs in its internal
@@ -280,6 +299,7 @@ int main(int argc, char **argv) {
   if (s.me == 0) std::printf("%ld fetch-and-op increments, counter %ld\n", all, counted);
 
   CHECK_OK(dart_type_destroy(&s.every_other));
+  CHECK_OK(dart_type_destroy(&s.four_of_five));
   CHECK_OK(dart_team_memfree(s.counter));
   CHECK_OK(dart_team_memfree(s.data));
   return prog::end("prog_threads_stress");

@@ -2,6 +2,9 @@
 // type mismatches. Chunked transfers (DART_TRANSFER_CHUNK) are in prog_chunking.cc.
 #include "dart_test.h"
 
+#include <algorithm>
+#include <utility>
+
 using namespace dtest;
 
 namespace {
@@ -253,7 +256,7 @@ TEST(Datatypes, IndexedUnorderedAndOverlapping) {
 // Gets whose remote layout is dense (span <= 5/4 of the bytes: a blocking get fetches the
 // span contiguously and unpacks it locally) and sparse ones (one MPI derived-type get), from
 // the right neighbour and from self, into contiguous and strided local buffers, blocking
-// and with handles (always the derived type): every form must deliver the same elements.
+// and with handles: every form must deliver the same elements.
 TEST(Datatypes, DenseAndSparseRemoteGets) {
   const int n = nunits(), me = myid();
   Block b;
@@ -326,6 +329,93 @@ TEST(Datatypes, DenseAndSparseRemoteGets) {
   DART_EXPECT_OK(dart_type_destroy(&rt));
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   DART_EXPECT_OK(dart_team_memfree(b.g));
+}
+
+// Dense gets that complete later (dart_get, dart_get_handle) land in a buffer of their own
+// and are unpacked by whichever completes them first: the handle's wait or test, or a
+// flush of their target or window (the header's promise for a handle), exactly once. With
+// their types destroyed before the completion, from the right neighbour and from self.
+TEST(Datatypes, DenseGetsCompleteAtFlushOrWithTheirHandle) {
+  const int n = nunits(), me = myid();
+  Block b;
+  make_block(b);
+  for (int target : {(me + 1) % n, me}) {
+    std::vector<double> expect;
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C - 1; ++c) expect.push_back(cell(target, r, c));
+    const size_t ne = expect.size();
+    const dart_gptr_t at = b.at(target, 0);
+    // Starts a dense get (dart_get when h is null), its type destroyed right after.
+    auto start = [&](std::vector<double> &out, dart_handle_t *h) {
+      dart_datatype_t rt = DART_TYPE_UNDEFINED;
+      DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, C - 1, &rt));
+      out.assign(ne, -1);
+      if (h != nullptr) {
+        DART_EXPECT_OK(dart_get_handle(out.data(), at, ne, rt, DART_TYPE_DOUBLE, h));
+      } else {
+        DART_EXPECT_OK(dart_get(out.data(), at, ne, rt, DART_TYPE_DOUBLE));
+      }
+      DART_EXPECT_OK(dart_type_destroy(&rt));
+    };
+    const std::string where = ", target " + std::to_string(target);
+    // Handles: waitall over two to one target, testall, test_local.
+    std::vector<double> o1, o2, o3, o4;
+    dart_handle_t hs[2] = {DART_HANDLE_NULL, DART_HANDLE_NULL}, h = DART_HANDLE_NULL;
+    start(o1, &hs[0]);
+    start(o2, &hs[1]);
+    DART_EXPECT_OK(dart_waitall(hs, 2));
+    EXPECT_EQ(o1, expect) << "waitall, first" << where;
+    EXPECT_EQ(o2, expect) << "waitall, second (same target)" << where;
+    start(o3, &h);
+    int32_t done = 0;
+    DART_EXPECT_OK(dart_testall(&h, 1, &done));
+    EXPECT_EQ(done, 1);
+    EXPECT_EQ(o3, expect) << "testall" << where;
+    start(o4, &h);
+    DART_EXPECT_OK(dart_test_local(&h, &done));
+    EXPECT_EQ(done, 1);
+    EXPECT_EQ(o4, expect) << "test_local" << where;
+    // A flush completes a handle's get; the later wait copies nothing again (the buffer
+    // was reused in between).
+    start(o1, &h);
+    DART_EXPECT_OK(dart_flush(at));
+    EXPECT_EQ(o1, expect) << "handle, then dart_flush" << where;
+    std::fill(o1.begin(), o1.end(), -5.0);
+    DART_EXPECT_OK(dart_wait(&h));
+    EXPECT_EQ(o1, std::vector<double>(ne, -5.0)) << "wait after the flush copied again" << where;
+    // A freed handle's get completes at the next flush.
+    start(o2, &h);
+    DART_EXPECT_OK(dart_handle_free(&h));
+    EXPECT_EQ(h, DART_HANDLE_NULL);
+    DART_EXPECT_OK(dart_flush_local(at));
+    EXPECT_EQ(o2, expect) << "freed handle, then dart_flush_local" << where;
+    // dart_get: every flush form completes it.
+    using Flush = dart_ret_t (*)(dart_gptr_t);
+    const std::pair<Flush, const char *> flushes[] = {{dart_flush, "dart_flush"},
+                                                      {dart_flush_all, "dart_flush_all"},
+                                                      {dart_flush_local, "dart_flush_local"},
+                                                      {dart_flush_local_all, "dart_flush_local_all"}};
+    for (const auto &fl : flushes) {
+      start(o3, nullptr);
+      start(o4, nullptr);
+      DART_EXPECT_OK(fl.first(at));
+      EXPECT_EQ(o3, expect) << "dart_get, then " << fl.second << where;
+      EXPECT_EQ(o4, expect) << "second dart_get, then " << fl.second << where;
+    }
+  }
+  // Freeing the memory completes the gets still pending on it.
+  std::vector<double> last;
+  {
+    dart_datatype_t rt = DART_TYPE_UNDEFINED;
+    DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, C - 1, &rt));
+    last.assign(R * (C - 1), -1);
+    DART_EXPECT_OK(dart_get(last.data(), b.at((me + 1) % n, 0), last.size(), rt, DART_TYPE_DOUBLE));
+    DART_EXPECT_OK(dart_type_destroy(&rt));
+  }
+  DART_EXPECT_OK(dart_team_memfree(b.g));
+  for (int r = 0; r < R; ++r)
+    for (int c = 0; c < C - 1; ++c)
+      EXPECT_EQ(last[r * (C - 1) + c], cell((me + 1) % n, r, c)) << "after memfree, " << r << "," << c;
 }
 
 namespace {
