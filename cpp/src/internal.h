@@ -390,6 +390,7 @@ struct Segment {
   // registrations, unpack_pending is unpacks.size() for a check without the mutex.
   std::mutex unpack_mutex;
   std::vector<SpanUnpack *> unpacks;
+  size_t unpack_prune_at = 64;  // a registration drops the unpacked records at this size
   std::atomic<uint64_t> unpack_seq{0};
   std::atomic<size_t> unpack_pending{0};
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }

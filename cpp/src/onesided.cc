@@ -9,6 +9,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -216,6 +217,10 @@ void unpack_once(SpanUnpack *u) {
   int expected = 0;
   if (u->state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
     for (const CopyRun &r : u->runs) std::memcpy(u->dst + r.dst, u->span.data() + r.src, r.len);
+    // The buffers go now; the record itself may wait in its segment's list until the
+    // next flush or registration there.
+    std::vector<char>().swap(u->span);
+    std::vector<CopyRun>().swap(u->runs);
     u->state.store(2, std::memory_order_release);
     return;
   }
@@ -251,17 +256,21 @@ dart_ret_t dense_span_get_later(const Xfer &x, void *dst, size_t span, size_t fi
   }
   Segment *seg = x.t.seg;
   std::lock_guard<std::mutex> lock(seg->unpack_mutex);
-  // Records their handles unpacked go now (the list stays as long as the pending ones).
   auto &v = seg->unpacks;
-  size_t keep = 0;
-  for (SpanUnpack *o : v) {
-    if (o->state.load(std::memory_order_acquire) == 2) {
-      unref(o);
-    } else {
-      v[keep++] = o;
+  if (v.size() >= seg->unpack_prune_at) {
+    // Records their handles unpacked go (a flush drops them too). Pruning when the list
+    // has doubled keeps a registration O(1) on average.
+    size_t keep = 0;
+    for (SpanUnpack *o : v) {
+      if (o->state.load(std::memory_order_acquire) == 2) {
+        unref(o);
+      } else {
+        v[keep++] = o;
+      }
     }
+    v.resize(keep);
+    seg->unpack_prune_at = std::max<size_t>(64, 2 * keep);
   }
-  v.resize(keep);
   p->seq = seg->unpack_seq.load(std::memory_order_relaxed) + 1;
   v.push_back(p);
   seg->unpack_pending.store(v.size(), std::memory_order_release);

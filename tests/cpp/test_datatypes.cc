@@ -403,6 +403,30 @@ TEST(Datatypes, DenseGetsCompleteAtFlushOrWithTheirHandle) {
       EXPECT_EQ(o4, expect) << "second dart_get, then " << fl.second << where;
     }
   }
+  // Many pending at once (the segment's list grows past its pruning size), and many
+  // completed by their handles (their records are dropped on the way).
+  {
+    const int target = (me + 1) % n;
+    dart_datatype_t rt = DART_TYPE_UNDEFINED;
+    DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, C - 1, &rt));
+    const size_t ne = R * (C - 1);
+    std::vector<std::vector<double>> outs(300, std::vector<double>(ne, -1));
+    for (auto &o : outs) DART_EXPECT_OK(dart_get(o.data(), b.at(target, 0), ne, rt, DART_TYPE_DOUBLE));
+    for (int i = 0; i < 300; ++i) {
+      std::vector<double> o(ne, -1);
+      dart_handle_t h = DART_HANDLE_NULL;
+      DART_EXPECT_OK(dart_get_handle(o.data(), b.at(target, 0), ne, rt, DART_TYPE_DOUBLE, &h));
+      DART_EXPECT_OK(dart_wait(&h));
+      EXPECT_EQ(o[ne - 1], cell(target, R - 1, C - 2)) << "handle get " << i;
+    }
+    DART_EXPECT_OK(dart_flush_all(b.at(target, 0)));
+    int wrong = 0;
+    for (const auto &o : outs)
+      for (size_t e = 0; e < ne; ++e)
+        if (o[e] != cell(target, (int)(e / (C - 1)), (int)(e % (C - 1)))) ++wrong;
+    EXPECT_EQ(wrong, 0) << "elements wrong over 300 pending dart_get";
+    DART_EXPECT_OK(dart_type_destroy(&rt));
+  }
   // Freeing the memory completes the gets still pending on it.
   std::vector<double> last;
   {
