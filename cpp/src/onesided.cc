@@ -179,15 +179,21 @@ inline size_t dense_span(const Xfer &x, size_t *first) {
   return span <= kDenseSpanMax && span <= bytes + bytes / 4 ? span : 0;
 }
 
-dart_ret_t dense_span_get(const Xfer &x, void *dst, size_t span, size_t first, const char *fn) {
-  thread_local std::vector<char> scratch;
-  if (scratch.size() < span) scratch.resize(span);
+// The MPI side of a dense-span get: `span` bytes from x's first remote element on.
+inline Fast span_target(const Xfer &x, size_t span, size_t first) {
   Fast f;
   static_cast<Target &>(f) = x.t;
   f.disp += first * x.remote->elem_size;
   f.count = (int)span;  // <= kDenseSpanMax
   f.bytes = span;
   f.type = MPI_BYTE;
+  return f;
+}
+
+dart_ret_t dense_span_get(const Xfer &x, void *dst, size_t span, size_t first, const char *fn) {
+  thread_local std::vector<char> scratch;
+  if (scratch.size() < span) scratch.resize(span);
+  const Fast f = span_target(x, span, first);
   if (DART_UNLIKELY(g->oversubscribed)) {
     DART_TRY(rget_backoff(f, scratch.data(), fn));
   } else {
@@ -240,12 +246,7 @@ dart_ret_t dense_span_get_later(const Xfer &x, void *dst, size_t span, size_t fi
   u->span.resize(span);
   u->dst = static_cast<char *>(dst);
   layout_runs(*x.local, *x.remote, x.nelem, first, &u->runs);
-  Fast f;
-  static_cast<Target &>(f) = x.t;
-  f.disp += first * x.remote->elem_size;
-  f.count = (int)span;  // <= kDenseSpanMax
-  f.bytes = span;
-  f.type = MPI_BYTE;
+  const Fast f = span_target(x, span, first);
   u->rank = f.rank;
   DART_MPI(fast_rma(f, u->span.data(), false), fn);
   SpanUnpack *p = u.release();
