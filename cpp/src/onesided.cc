@@ -239,6 +239,25 @@ void unref(SpanUnpack *u) {
 
 dart_handle_struct *handle_alloc(MPI_Win win, int rank);
 
+// With seg->unpack_mutex held: drops the records already unpacked and, after a flush
+// (flushed), unpacks and drops those it covers: registered before `mark`, to window rank
+// `rank` (-1: every rank).
+void sweep_unpacks(Segment *seg, bool flushed, int rank, uint64_t mark) {
+  auto &v = seg->unpacks;
+  size_t keep = 0;
+  for (SpanUnpack *u : v) {
+    const bool covered = flushed && u->seq <= mark && (rank < 0 || u->rank == rank);
+    if (covered) unpack_once(u);
+    if (covered || u->state.load(std::memory_order_acquire) == 2) {
+      unref(u);
+    } else {
+      v[keep++] = u;
+    }
+  }
+  v.resize(keep);
+  seg->unpack_pending.store(keep, std::memory_order_release);
+}
+
 // A dense-span get that completes at a flush (handle == nullptr) or with a handle.
 dart_ret_t dense_span_get_later(const Xfer &x, void *dst, size_t span, size_t first,
                                 dart_handle_t *handle, const char *fn) {
@@ -261,16 +280,8 @@ dart_ret_t dense_span_get_later(const Xfer &x, void *dst, size_t span, size_t fi
   if (v.size() >= seg->unpack_prune_at) {
     // Records their handles unpacked go (a flush drops them too). Pruning when the list
     // has doubled keeps a registration O(1) on average.
-    size_t keep = 0;
-    for (SpanUnpack *o : v) {
-      if (o->state.load(std::memory_order_acquire) == 2) {
-        unref(o);
-      } else {
-        v[keep++] = o;
-      }
-    }
-    v.resize(keep);
-    seg->unpack_prune_at = std::max<size_t>(64, 2 * keep);
+    sweep_unpacks(seg, false, -1, 0);
+    seg->unpack_prune_at = std::max<size_t>(64, 2 * v.size());
   }
   p->seq = seg->unpack_seq.load(std::memory_order_relaxed) + 1;
   v.push_back(p);
@@ -512,19 +523,7 @@ dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
 
 void span_unpacks_flushed_slow(Segment *seg, int rank, uint64_t mark) {
   std::lock_guard<std::mutex> lock(seg->unpack_mutex);
-  auto &v = seg->unpacks;
-  size_t keep = 0;
-  for (SpanUnpack *u : v) {
-    const bool covered = u->seq <= mark && (rank < 0 || u->rank == rank);
-    if (covered) unpack_once(u);
-    if (covered || u->state.load(std::memory_order_acquire) == 2) {
-      unref(u);
-    } else {
-      v[keep++] = u;
-    }
-  }
-  v.resize(keep);
-  seg->unpack_pending.store(keep, std::memory_order_release);
+  sweep_unpacks(seg, true, rank, mark);
 }
 
 dart_ret_t span_unpacks_release(Segment *seg, const char *fn) {
