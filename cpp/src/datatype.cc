@@ -16,6 +16,25 @@ namespace {
 
 std::mutex g_types_mutex;
 std::unordered_set<const Datatype *> g_derived;  // live derived types
+// Every removal from g_derived advances the epoch (under g_types_mutex, before the type
+// is freed). Each thread remembers the derived types it validated in the current epoch,
+// so a transfer with derived types validates them without the mutex and the hash lookup
+// (two of them cost a same-node face get more than its walk).
+std::atomic<uint64_t> g_types_epoch{1};
+struct ValidTypes {
+  static constexpr int kSlots = 8;
+  uint64_t epoch = 0;
+  const Datatype *slot[kSlots] = {};
+  unsigned next = 0;
+};
+thread_local ValidTypes t_valid_types;
+
+// With g_types_mutex held: d leaves the live set.
+bool forget_derived(const Datatype *d) {
+  if (!g_derived.erase(d)) return false;
+  g_types_epoch.fetch_add(1, std::memory_order_release);
+  return true;
+}
 
 struct OpInfo {
   dart_operator_t fn;
@@ -113,30 +132,37 @@ size_t elem_offset(const Datatype &t, size_t k) {
 // Walks the blocks (element offset, element count) of nelem elements of a layout.
 struct BlockWalker {
   const Datatype &t;
-  size_t nelem, done = 0, block = 0;
-  BlockWalker(const Datatype &t_, size_t n) : t(t_), nelem(n) {}
+  size_t left;         // elements still to walk
+  size_t base = 0;     // element offset of the current repetition (strided: block)
+  size_t j = 0;        // block within the indexed pattern
+  BlockWalker(const Datatype &t_, size_t n) : t(t_), left(n) {}
+  // The next block: its element offset and length. Incremental, without a division per
+  // block (a face of 32 runs walked on both sides cost twice the copy itself).
   bool next(size_t *off, size_t *len) {
-    if (done >= nelem) return false;
+    if (left == 0) return false;
+    size_t l;
     switch (t.kind) {
       case Datatype::Strided:
-        *off = block * t.stride;
-        *len = t.blocklen;
+        *off = base;
+        l = t.blocklen;
+        base += t.stride;
         break;
-      case Datatype::Indexed: {
-        size_t nb = t.blocklens.size();
-        size_t rep = block / nb, j = block % nb;
-        *off = rep * t.pattern_extent + t.offsets[j];
-        *len = t.blocklens[j];
+      case Datatype::Indexed:
+        *off = base + t.offsets[j];
+        l = t.blocklens[j];
+        if (++j == t.blocklens.size()) {
+          j = 0;
+          base += t.pattern_extent;
+        }
         break;
-      }
       default:
         *off = 0;
-        *len = nelem;
+        l = left;
         break;
     }
-    if (*len > nelem - done) *len = nelem - done;
-    done += *len;
-    ++block;
+    if (l > left) l = left;
+    left -= l;
+    *len = l;
     return true;
   }
 };
@@ -188,6 +214,7 @@ void types_finalize() {
   g_ops.clear();
   for (const Datatype *d : g_derived) free_derived(const_cast<Datatype *>(d));
   g_derived.clear();
+  g_types_epoch.fetch_add(1, std::memory_order_release);
   for (size_t t = 1; g_minmax_set && t < (size_t)DART_TYPE_LAST; ++t) {
     if (g_minmax_ops[t] != MPI_OP_NULL) MPI_Op_free(&g_minmax_ops[t]);
     if (g_pair_types[t] != MPI_DATATYPE_NULL) MPI_Type_free(&g_pair_types[t]);
@@ -206,16 +233,31 @@ void type_destroy_layout(dart_datatype_t t) {
   Datatype *d = reinterpret_cast<Datatype *>(t);
   {
     std::lock_guard<std::mutex> lock(g_types_mutex);
-    if (!g_derived.erase(d)) return;  // dart_exit freed it already
+    if (!forget_derived(d)) return;  // dart_exit freed it already
   }
   free_derived(d);
 }
 
 const Datatype *lookup_type(dart_datatype_t t) {
   if (t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST) return &g_basic[t];
-  std::lock_guard<std::mutex> lock(g_types_mutex);
   const Datatype *d = reinterpret_cast<const Datatype *>(t);
-  return g_derived.count(d) ? d : nullptr;
+  if (d == nullptr) return nullptr;
+  ValidTypes &v = t_valid_types;
+  // Read before the lookup: a removal after this read makes the next call start over.
+  const uint64_t epoch = g_types_epoch.load(std::memory_order_acquire);
+  if (v.epoch != epoch) {
+    v = ValidTypes();
+    v.epoch = epoch;
+  } else {
+    for (const Datatype *s : v.slot)
+      if (s == d) return d;
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_types_mutex);
+    if (!g_derived.count(d)) return nullptr;
+  }
+  v.slot[v.next++ % ValidTypes::kSlots] = d;
+  return d;
 }
 
 dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
@@ -239,8 +281,11 @@ size_t type_extent_bytes(const Datatype &t, size_t nelem) {
         return SIZE_MAX;
       break;
     case Datatype::Indexed:
-      if (__builtin_mul_overflow(nelem / t.pattern_elems, t.pattern_extent, &elems))
+      if (nelem == t.pattern_elems) {  // one pattern (the common case): no division
+        elems = t.pattern_extent;
+      } else if (__builtin_mul_overflow(nelem / t.pattern_elems, t.pattern_extent, &elems)) {
         return SIZE_MAX;
+      }
       break;
     default:
       break;
@@ -249,8 +294,8 @@ size_t type_extent_bytes(const Datatype &t, size_t nelem) {
 }
 
 dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn) {
-  size_t gr = granularity(t);
-  if (nelem % gr != 0)
+  const size_t gr = granularity(t);
+  if (nelem != gr && nelem % gr != 0)
     return fail(DART_ERR_INVAL, fn,
                 "nelem %zu is not a multiple of the type's %s (%zu elements)", nelem,
                 t.kind == Datatype::Strided ? "block length" : "pattern size", gr);
@@ -262,6 +307,18 @@ namespace {
 // contiguous in both layouts, in element order.
 template <class F>
 void for_each_pair(const Datatype &dt, const Datatype &st, size_t nelem, F &&f) {
+  // Two indexed types with the same block lengths (a face described on both sides, the
+  // halo exchange's case): block j pairs with block j, no walk (nelem is a multiple of
+  // the common pattern, checked by the caller).
+  if (dt.kind == Datatype::Indexed && st.kind == Datatype::Indexed &&
+      dt.blocklens == st.blocklens) {
+    const size_t nb = st.blocklens.size();
+    for (size_t done = 0, dbase = 0, sbase = 0; done < nelem;
+         done += st.pattern_elems, dbase += dt.pattern_extent, sbase += st.pattern_extent)
+      for (size_t j = 0; j < nb; ++j)
+        f(dbase + dt.offsets[j], sbase + st.offsets[j], st.blocklens[j]);
+    return;
+  }
   BlockWalker sw(st, nelem), dw(dt, nelem);
   size_t soff = 0, slen = 0, doff = 0, dlen = 0;
   while (true) {
@@ -283,7 +340,13 @@ void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype 
     return;
   }
   for_each_pair(dt, st, nelem, [&](size_t doff, size_t soff, size_t n) {
-    std::memcpy(dst + doff * es, src + (soff - src_first) * es, n * es);
+    char *d = dst + doff * es;
+    const char *s = src + (soff - src_first) * es;
+    if (n * es == 8) {  // one float64 (a face across the fastest dimension): inline
+      std::memcpy(d, s, 8);
+    } else {
+      std::memcpy(d, s, n * es);
+    }
   });
 }
 
@@ -501,7 +564,7 @@ dart_ret_t dart_type_destroy(dart_datatype_t *dart_type) {
     if (d->layout_owned)
       return fail(DART_ERR_INVAL, fn, "the type belongs to the layout cache "
                   "(dart_type_from_layout): hand it back with dart_type_layout_release");
-    g_derived.erase(d);
+    forget_derived(d);
   }
   free_derived(d);
   *dart_type = DART_TYPE_UNDEFINED;

@@ -331,6 +331,86 @@ TEST(Datatypes, DenseAndSparseRemoteGets) {
   DART_EXPECT_OK(dart_team_memfree(b.g));
 }
 
+// Indexed types on both sides of a transfer (a halo face described at the origin and at
+// the target): with the same block lengths (blocks paired one to one, over two patterns,
+// blocks out of order) and with different ones (the blocks split where either side's end),
+// as gets and puts, to the right neighbour and to self.
+TEST(Datatypes, IndexedOnBothSides) {
+  const int n = nunits(), me = myid();
+  constexpr size_t kElems = 64;
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, kElems, DART_TYPE_LONG, &g));
+  auto at = [&](int unit) {
+    dart_gptr_t q = g;
+    dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(unit));
+    return q;
+  };
+  long *local = nullptr;
+  dart_gptr_getaddr(at(me), reinterpret_cast<void **>(&local));
+  ASSERT_NE(local, nullptr);
+  auto value = [](int unit, size_t i) { return (long)(unit * 1000 + i); };
+  // The element offsets, in transfer order, of `reps` patterns of an indexed type.
+  auto positions = [](const std::vector<size_t> &bl, const std::vector<size_t> &off,
+                      size_t reps) {
+    size_t extent = 0;
+    for (size_t j = 0; j < bl.size(); ++j) extent = std::max(extent, off[j] + bl[j]);
+    std::vector<size_t> pos;
+    for (size_t r = 0; r < reps; ++r)
+      for (size_t j = 0; j < bl.size(); ++j)
+        for (size_t e = 0; e < bl[j]; ++e) pos.push_back(r * extent + off[j] + e);
+    return pos;
+  };
+  struct Case {
+    const char *what;
+    std::vector<size_t> rbl, roff, lbl, loff;  // remote and local type
+    size_t rreps, lreps;
+  };
+  const Case cases[] = {
+      {"same block lengths, two patterns, unordered", {3, 1, 2}, {9, 0, 4}, {3, 1, 2}, {0, 5, 7}, 2, 2},
+      {"different block lengths", {2, 1, 3}, {0, 4, 7}, {4, 2}, {1, 8}, 2, 2},
+      {"one pattern against three", {6, 6}, {0, 20}, {2, 2}, {0, 3}, 1, 3},
+  };
+  for (const Case &k : cases) {
+    dart_datatype_t rt = DART_TYPE_UNDEFINED, lt = DART_TYPE_UNDEFINED;
+    DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_LONG, k.rbl.size(), k.rbl.data(),
+                                            k.roff.data(), &rt));
+    DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_LONG, k.lbl.size(), k.lbl.data(),
+                                            k.loff.data(), &lt));
+    const std::vector<size_t> rpos = positions(k.rbl, k.roff, k.rreps);
+    const std::vector<size_t> lpos = positions(k.lbl, k.loff, k.lreps);
+    ASSERT_EQ(rpos.size(), lpos.size()) << k.what;
+    const size_t ne = rpos.size();
+    for (int target : {(me + 1) % n, me}) {
+      const std::string where = std::string(k.what) + ", target " + std::to_string(target);
+      DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+      for (size_t i = 0; i < kElems; ++i) local[i] = value(me, i);
+      DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+      // Get: the target's elements at rpos land at lpos here; the rest stays.
+      std::vector<long> buf(kElems, -1);
+      DART_EXPECT_OK(dart_get_blocking(buf.data(), at(target), ne, rt, lt));
+      std::vector<long> expect(kElems, -1);
+      for (size_t e = 0; e < ne; ++e) expect[lpos[e]] = value(target, rpos[e]);
+      EXPECT_EQ(buf, expect) << "get, " << where;
+      // Put: my elements at lpos go to the target's rpos (every unit puts to its right
+      // neighbour, or to itself).
+      std::vector<long> src(kElems);
+      for (size_t i = 0; i < kElems; ++i) src[i] = -value(me, i) - 1;
+      DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+      DART_EXPECT_OK(dart_put_blocking(at(target), src.data(), ne, lt, rt));
+      DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+      const int from = target == me ? me : (me + n - 1) % n;
+      std::vector<long> mine(kElems);
+      for (size_t i = 0; i < kElems; ++i) mine[i] = value(me, i);
+      for (size_t e = 0; e < ne; ++e) mine[rpos[e]] = -value(from, lpos[e]) - 1;
+      EXPECT_EQ(std::vector<long>(local, local + kElems), mine) << "put, " << where;
+    }
+    DART_EXPECT_OK(dart_type_destroy(&rt));
+    DART_EXPECT_OK(dart_type_destroy(&lt));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(g));
+}
+
 // Dense gets that complete later (dart_get, dart_get_handle) land in a buffer of their own
 // and are unpacked by whichever completes them first: the handle's wait or test, or a
 // flush of their target or window (the header's promise for a handle), exactly once. With
@@ -532,6 +612,8 @@ TEST(Datatypes, DestroyAndUseAfterDestroy) {
   int buf[16] = {0};
   for (dart_datatype_t *t : {&s, &c, &x}) {
     const dart_datatype_t dead = *t;
+    // Used first: this thread has validated it (DART remembers that until a destroy).
+    DART_EXPECT_OK(dart_get_blocking(buf, g, 2, *t, *t));
     DART_EXPECT_OK(dart_type_destroy(t));
     EXPECT_EQ(*t, DART_TYPE_UNDEFINED);
     dart_datatype_t again = dead;
