@@ -212,9 +212,9 @@ void types_finalize() {
     delete o;
   }
   g_ops.clear();
+  g_types_epoch.fetch_add(1, std::memory_order_release);  // before the types go
   for (const Datatype *d : g_derived) free_derived(const_cast<Datatype *>(d));
   g_derived.clear();
-  g_types_epoch.fetch_add(1, std::memory_order_release);
   for (size_t t = 1; g_minmax_set && t < (size_t)DART_TYPE_LAST; ++t) {
     if (g_minmax_ops[t] != MPI_OP_NULL) MPI_Op_free(&g_minmax_ops[t]);
     if (g_pair_types[t] != MPI_DATATYPE_NULL) MPI_Type_free(&g_pair_types[t]);
