@@ -13,6 +13,8 @@
 #   DART_SANITIZE     address (ASan + UBSan) or thread (TSan): build a sanitizer tree
 #                     <repo>/_build/<mpi>-asan or -tsan (cmake/DartSanitize.cmake) for the
 #                     C++ and Fortran tests only: no install, no Python step
+#   DART_BUILD_FOR_TESTS  with DART_SANITIZE: ctest selection arguments (e.g. "-R threads");
+#                     only the library and the programs those tests run are built
 # Build trees: <repo>/_build/<mpi>. Python environments: <repo>/_venv/<mpi>.
 set -euo pipefail
 
@@ -100,7 +102,23 @@ for mpi in $MPIS; do
     fi
   fi
 
-  if ! cmake --build "$build" -j"$(nproc)"; then
+  targets=()
+  if [[ -n $SANITIZE && -n ${DART_BUILD_FOR_TESTS:-} ]]; then
+    # The library first (it re-runs CMake when a CMakeLists.txt changed, so the test list
+    # is current), then the programs of the selected tests, named by ctest itself.
+    # shellcheck disable=SC2086
+    if cmake --build "$build" -j"$(nproc)" --target dartmpi >/dev/null; then
+      mapfile -t targets < <(cd "$build" && ctest --show-only=json-v1 $DART_BUILD_FOR_TESTS |
+        python3 -c 'import json, os, sys
+build = sys.argv[1] + "/"
+names = {os.path.basename(c) for t in json.load(sys.stdin)["tests"]
+         for c in t.get("command", []) if c.startswith(build)}
+print("\n".join(sorted(names)))' "$build")
+    fi
+    ((${#targets[@]})) || targets=(all)
+    log "$mpi$tree_suffix: building for the selected tests: ${targets[*]}"
+  fi
+  if ! cmake --build "$build" -j"$(nproc)" ${targets[@]+--target "${targets[@]}"}; then
     log "$mpi$tree_suffix: build FAILED"
     failed+=("$mpi"); continue
   fi
