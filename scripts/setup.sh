@@ -109,11 +109,13 @@ for mpi in $MPIS; do
     # shellcheck disable=SC2086
     if cmake --build "$build" -j"$(nproc)" --target dartmpi >/dev/null; then
       mapfile -t targets < <(cd "$build" && ctest --show-only=json-v1 $DART_BUILD_FOR_TESTS |
-        python3 -c 'import json, os, sys
-build = sys.argv[1] + "/"
-names = {os.path.basename(c) for t in json.load(sys.stdin)["tests"]
-         for c in t.get("command", []) if c.startswith(build)}
-print("\n".join(sorted(names)))' "$build")
+        python3 -c 'import json, os, re, sys
+# Programs of the build tree anywhere in a command: also inside a driver'"'"'s argument
+# (the abort tests pass "-DCMD=mpiexec|...|<build>/tests/fortran/fprog_abort|put").
+path = re.compile(re.escape(sys.argv[1]) + r"/[^|;=\s]+")
+names = {os.path.basename(p) for t in json.load(sys.stdin)["tests"]
+         for c in t.get("command", []) for p in path.findall(c)}
+print("\n".join(sorted(n for n in names if "." not in n)))' "$build")
     fi
     ((${#targets[@]})) || targets=(all)
     log "$mpi$tree_suffix: building for the selected tests: ${targets[*]}"
