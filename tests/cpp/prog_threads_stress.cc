@@ -74,6 +74,15 @@ void worker(Shared *s, int t) {
     W_OK(dart_put_blocking(region, out.data(), m, DART_TYPE_LONG, s->every_other));
     W_OK(dart_get_blocking(in.data(), region, 2 * m, DART_TYPE_LONG, DART_TYPE_LONG));
     for (int i = 0; i < m; ++i) W_CHECK(in[2 * i] == -(v + i));
+    // the same layout as a type of this thread's own, made and destroyed while the other
+    // threads validate theirs (a destroy empties every thread's memory of valid types)
+    if (iter % 8 == 0) {
+      dart_datatype_t own = DART_TYPE_UNDEFINED;
+      W_OK(dart_type_create_strided(DART_TYPE_LONG, 2, 1, &own));
+      W_OK(dart_get_blocking(in.data(), region, m, own, DART_TYPE_LONG));
+      for (int i = 0; i < m; ++i) W_CHECK(in[i] == -(v + i));
+      W_OK(dart_type_destroy(&own));
+    }
 
     // dense gets that complete later: each lands in a buffer of its own and is unpacked
     // by the first completion, its handle's wait or a flush of the window, also another
