@@ -340,13 +340,7 @@ void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype 
     return;
   }
   for_each_pair(dt, st, nelem, [&](size_t doff, size_t soff, size_t n) {
-    char *d = dst + doff * es;
-    const char *s = src + (soff - src_first) * es;
-    if (n * es == 8) {  // one float64 (a face across the fastest dimension): inline
-      std::memcpy(d, s, 8);
-    } else {
-      std::memcpy(d, s, n * es);
-    }
+    copy_bytes(dst + doff * es, src + (soff - src_first) * es, n * es);
   });
 }
 

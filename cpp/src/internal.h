@@ -15,6 +15,7 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <memory>
@@ -264,6 +265,16 @@ void layouts_finalize();
 size_t type_extent_bytes(const Datatype &t, size_t nelem);
 // Validates that nelem elements fit the type's block pattern.
 dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn);
+// memcpy with the common one-element sizes inlined (a call to libc's memcpy costs as
+// much as the rest of an 8-byte same-node transfer, or as a float64 run of a face).
+inline void copy_bytes(void *dst, const void *src, size_t n) {
+  switch (n) {
+    case 8: std::memcpy(dst, src, 8); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    case 16: std::memcpy(dst, src, 16); break;
+    default: std::memcpy(dst, src, n);
+  }
+}
 // Copies nelem elements between two layouts (direct load/store path). src_first: the
 // element of st's layout that src points at (its elements before it are not read).
 void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st,

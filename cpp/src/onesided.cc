@@ -95,17 +95,6 @@ inline dart_ret_t rma_start(const Xfer &x, const void *local, bool put, const ch
   return for_each_chunk(*x.local, *x.remote, x.nelem, &rma_chunk, &c);
 }
 
-// memcpy with the common one-element sizes inlined (a call to libc's memcpy costs as
-// much as the rest of an 8-byte same-node transfer).
-inline void copy_bytes(void *dst, const void *src, size_t n) {
-  switch (n) {
-    case 8: std::memcpy(dst, src, 8); break;
-    case 4: std::memcpy(dst, src, 4); break;
-    case 16: std::memcpy(dst, src, 16); break;
-    default: std::memcpy(dst, src, n);
-  }
-}
-
 // Load/store into window memory: a separate-model window is synced after the stores and
 // before the loads (segment_sync, a no-op in the unified model).
 inline void fast_copy(const Fast &f, void *local, bool put) {

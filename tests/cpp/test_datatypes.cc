@@ -347,7 +347,9 @@ TEST(Datatypes, IndexedOnBothSides) {
   };
   long *local = nullptr;
   dart_gptr_getaddr(at(me), reinterpret_cast<void **>(&local));
-  ASSERT_NE(local, nullptr);
+  EXPECT_NE(local, nullptr);  // no early return before the collectives below
+  std::vector<long> stand_in(kElems);
+  if (local == nullptr) local = stand_in.data();
   auto value = [](int unit, size_t i) { return (long)(unit * 1000 + i); };
   // The element offsets, in transfer order, of `reps` patterns of an indexed type.
   auto positions = [](const std::vector<size_t> &bl, const std::vector<size_t> &off,
@@ -378,8 +380,8 @@ TEST(Datatypes, IndexedOnBothSides) {
                                             k.loff.data(), &lt));
     const std::vector<size_t> rpos = positions(k.rbl, k.roff, k.rreps);
     const std::vector<size_t> lpos = positions(k.lbl, k.loff, k.lreps);
-    ASSERT_EQ(rpos.size(), lpos.size()) << k.what;
-    const size_t ne = rpos.size();
+    EXPECT_EQ(rpos.size(), lpos.size()) << k.what;  // the same on every unit
+    const size_t ne = std::min(rpos.size(), lpos.size());
     for (int target : {(me + 1) % n, me}) {
       const std::string where = std::string(k.what) + ", target " + std::to_string(target);
       DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
