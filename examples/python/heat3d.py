@@ -16,7 +16,8 @@ pushed with put_notify without barriers, `notify`):
 Halo faces: an i-face is ly rows of lz contiguous points and a j-face lx rows of lz points:
 both are one strided DART type on each side (NumPy views of the local halo, the
 neighbour's layout by remote_stride/remote_blocklen). A k-face has two strides; it moves
-as one strided get per i-plane.
+as one strided get per i-plane. The gets are prepared once (dart.get_init) and started
+every iteration (run_all / start_all): the layouts are not described again per call.
 """
 import sys
 import time
@@ -140,28 +141,28 @@ def main():
                 dart.notify(ctr)
 
     def plan(cur):
-        """The halo gets of iterate cur as (destination view, source, remote stride,
-        remote block length): made once per field, so an exchange only issues calls."""
+        """The halo gets of iterate cur, prepared once per field (get_init describes both
+        layouts now), so that an exchange only starts them."""
         gets = []
         for nb, d, off, ns, dst in halos:
             g = fields[cur].gptr_of(nb)
             if d == 0:    # ly rows of lz points, rows ns[2] apart
-                gets.append((u[cur][dst, 1:-1, 1:-1], g + off, ns[2], lz))
+                gets.append(dart.get_init(u[cur][dst, 1:-1, 1:-1], g + off,
+                                          remote_stride=ns[2], remote_blocklen=lz))
             elif d == 1:  # lx rows of lz points, rows one plane apart
-                gets.append((u[cur][1:-1, dst, 1:-1], g + off, ns[1] * ns[2], lz))
+                gets.append(dart.get_init(u[cur][1:-1, dst, 1:-1], g + off,
+                                          remote_stride=ns[1] * ns[2], remote_blocklen=lz))
             else:         # per i-plane: ly points, ns[2] apart
-                gets += [(u[cur][a, 1:-1, dst], g + off + (a - 1) * ns[1] * ns[2], ns[2], 1)
-                         for a in range(1, lx + 1)]
+                gets += [dart.get_init(u[cur][a, 1:-1, dst], g + off + (a - 1) * ns[1] * ns[2],
+                                       remote_stride=ns[2]) for a in range(1, lx + 1)]
         return gets
 
     plans = [plan(0), plan(1)]
 
     def exchange(cur):
         if nonblocking:
-            return [dart.get_handle(view, src, remote_stride=stride, remote_blocklen=blen)
-                    for view, src, stride, blen in plans[cur]]
-        for view, src, stride, blen in plans[cur]:
-            dart.get_blocking(view, src, remote_stride=stride, remote_blocklen=blen)
+            return dart.start_all(plans[cur])
+        dart.run_all(plans[cur])
         return []
 
     # Local index boxes: the updated points (not on the global boundary), and the part of

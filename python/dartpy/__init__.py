@@ -43,6 +43,7 @@ from ._core import (  # noqa: F401  (explicit names for readers and type checker
     Lock,
     Op,
     Team,
+    Transfer,
 )
 
 __version__: str = _core.__version__

@@ -81,12 +81,15 @@ void handle_free(Handle &h) {
 }
 
 Handle *as_handle(py::handle h, const char *fn) {
+  Handle *p = nullptr;
   try {
-    return h.cast<Handle *>();
+    p = h.cast<Handle *>();  // None casts to nullptr
   } catch (py::cast_error &) {
+  }
+  if (p == nullptr)
     throw py::type_error(std::string(fn) + ": argument 'handles' must hold dartpy.Handle "
                                            "objects, not " + tname(h));
-  }
+  return p;
 }
 
 // Completes a list of handles with one dart_waitall[_local].

@@ -44,60 +44,148 @@ bool known_direct(const dart_gptr_t &g) {
 
 enum class Mode { Blocking, Flush, Handle };
 
-py::object transfer(bool put, Mode mode, const Gptr &gp, py::handle buf, size_t rstride,
-                    size_t rblock) {
+const char *call_name(bool put, Mode mode) {
   static const char *names[2][3] = {
       {"dart_get_blocking", "dart_get", "dart_get_handle"},
       {"dart_put_blocking", "dart_put", "dart_put_handle"}};
-  const char *fn = names[put][(int)mode];
-  const char *arg = put ? "array" : "out";
-  LayoutTypes types;  // released when this call returns: the transfer has started by then
-  Buffer b = describe(buf, !put, false, fn, arg);
-  types.local = b.type;
-  match_slot(gp, b, fn, arg);
-  dart_datatype_t rt = remote_type(b.slot, rstride, rblock, b.nelem, fn);
-  types.remote = rt;
-  dart_ret_t rc;
-  dart_handle_t h = DART_HANDLE_NULL;
-  if (mode == Mode::Blocking) {
-    // A small transfer to a same-node target is a memcpy that cannot block: keep the GIL
-    // (its release costs more than the copy). Everything else releases it.
-    size_t nbytes = b.size * g_slots[b.slot].itemsize;
-    bool done = false;
-    if (nbytes <= kDirectNoGilBytes && known_direct(gp.g)) {
-      std::unique_lock<std::mutex> lk(core_mutex(), std::defer_lock);
-      if (!g_serialize || lk.try_lock()) {
-        rc = put ? dart_put_blocking(gp.g, b.ptr, b.nelem, b.type, rt)
-                 : dart_get_blocking(b.ptr, gp.g, b.nelem, rt, b.type);
-        done = true;
-      }
-    }
-    if (!done) {
-      Nogil ng;
-      rc = put ? dart_put_blocking(gp.g, b.ptr, b.nelem, b.type, rt)
-               : dart_get_blocking(b.ptr, gp.g, b.nelem, rt, b.type);
-    }
-    check(rc, fn);
-    return py::none();
+  return names[put][(int)mode];
+}
+
+// The DART call of one described transfer. Blocking: a small transfer to a same-node
+// target is a memcpy that cannot block, so it keeps the GIL (its release costs more than
+// the copy); everything else releases it. *h receives the handle of the other modes.
+dart_ret_t issue(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nelem,
+                 dart_datatype_t lt, dart_datatype_t rt, size_t nbytes, dart_handle_t *h) {
+  if (mode == Mode::Blocking && nbytes <= kDirectNoGilBytes && known_direct(g)) {
+    std::unique_lock<std::mutex> lk(core_mutex(), std::defer_lock);
+    if (!g_serialize || lk.try_lock())
+      return put ? dart_put_blocking(g, ptr, nelem, lt, rt)
+                 : dart_get_blocking(ptr, g, nelem, rt, lt);
   }
-  {
-    Nogil ng;
-    rc = put ? dart_put_handle(gp.g, b.ptr, b.nelem, b.type, rt, &h)
-             : dart_get_handle(b.ptr, gp.g, b.nelem, rt, b.type, &h);
-  }
-  check(rc, fn);
+  Nogil ng;
+  if (mode == Mode::Blocking)
+    return put ? dart_put_blocking(g, ptr, nelem, lt, rt)
+               : dart_get_blocking(ptr, g, nelem, rt, lt);
+  return put ? dart_put_handle(g, ptr, nelem, lt, rt, h)
+             : dart_get_handle(ptr, g, nelem, rt, lt, h);
+}
+
+// What a started transfer returns: None (blocking; flush mode, whose buffer is kept until
+// the target's flush) or a Handle holding the buffer until completion. A NULL handle
+// (the transfer completed at once) holds nothing.
+py::object started(Mode mode, dart_handle_t h, const dart_gptr_t &g, py::handle buf) {
+  if (mode == Mode::Blocking) return py::none();
   if (mode == Mode::Flush) {
-    // dart_put/dart_get semantics: complete at the next flush of the target. A handle
-    // came back only for an MPI RMA transfer; keep the buffer until that flush.
-    if (h != DART_HANDLE_NULL) {
-      pending_add(gp.g, b.obj);
+    if (h == DART_HANDLE_NULL) return py::none();
+    pending_add(g, buf);
+    dart_ret_t rc;
+    {
       Locked l;
       rc = dart_handle_free(&h);
     }
     check(rc, "dart_handle_free");
     return py::none();
   }
-  return make_handle(h, gp.g, h != DART_HANDLE_NULL ? b.obj : py::object());
+  return make_handle(h, g, h != DART_HANDLE_NULL ? py::reinterpret_borrow<py::object>(buf)
+                                                 : py::object());
+}
+
+py::object transfer(bool put, Mode mode, const Gptr &gp, py::handle buf, size_t rstride,
+                    size_t rblock) {
+  const char *fn = call_name(put, mode);
+  const char *arg = put ? "array" : "out";
+  LayoutTypes types;  // released when this call returns: the transfer has started by then
+  Buffer b = describe(buf, !put, false, fn, arg);
+  types.local = b.type;
+  match_slot(gp, b, fn, arg);
+  types.remote = remote_type(b.slot, rstride, rblock, b.nelem, fn);
+  dart_handle_t h = DART_HANDLE_NULL;
+  check(issue(put, mode, gp.g, b.ptr, b.nelem, b.type, types.remote,
+              b.size * g_slots[b.slot].itemsize, &h),
+        fn);
+  return started(mode, h, gp.g, b.obj);
+}
+
+// ---- prepared transfers -----------------------------------------------------------------
+
+// A put or get described once (put_init/get_init): both layouts held from the core's
+// layout cache, the array kept, the target's record remembered. run()/start() issue the
+// DART call without parsing arguments or describing layouts again, as C code does with
+// types it created once (and as MPI's persistent requests do for point-to-point).
+struct Prepared {
+  bool put = false;
+  Gptr gp;
+  py::object buf;
+  char *ptr = nullptr;
+  size_t nelem = 0, nbytes = 0;
+  LayoutTypes types;
+  uint64_t generation = 0;
+  std::shared_ptr<SegRecord> rec;  // the target segment's record, if the binding has one
+
+  ~Prepared() {
+    if (generation != g_generation || !is_initialized()) {
+      // dart_exit freed the layout types of that cycle: nothing to hand back
+      types.local = types.remote = DART_TYPE_UNDEFINED;
+    }
+  }
+
+  // Raises DartError if the transfer can no longer run.
+  void check_live(const char *fn) const {
+    if (generation != g_generation || !is_initialized())
+      raise_dart(is_initialized() ? DART_ERR_INVAL : DART_ERR_NOTINIT, fn,
+                 "this transfer was prepared before dart.exit(); prepare it again");
+    if (rec && rec->freed)
+      raise_dart(DART_ERR_INVAL, fn,
+                 "the global memory this transfer targets was freed; prepare it again");
+  }
+
+  py::object go(Mode mode) const {
+    const char *fn = call_name(put, mode);
+    check_live(fn);
+    dart_handle_t h = DART_HANDLE_NULL;
+    check(issue(put, mode, gp.g, ptr, nelem, types.local, types.remote, nbytes, &h), fn);
+    return started(mode, h, gp.g, buf);
+  }
+};
+
+std::unique_ptr<Prepared> prepare(bool put, const Gptr &gp, py::handle buf, size_t rstride,
+                                  size_t rblock) {
+  const char *fn = put ? "dartpy.put_init" : "dartpy.get_init";
+  const char *arg = put ? "array" : "out";
+  if (!is_initialized()) raise_dart(DART_ERR_NOTINIT, fn, "DART is not initialized");
+  auto p = std::make_unique<Prepared>();
+  p->put = put;
+  p->gp = gp;
+  p->generation = g_generation;
+  Buffer b = describe(buf, !put, false, fn, arg);
+  p->types.local = b.type;
+  match_slot(gp, b, fn, arg);
+  p->types.remote = remote_type(b.slot, rstride, rblock, b.nelem, fn);
+  p->buf = b.obj;
+  p->ptr = b.ptr;
+  p->nelem = b.nelem;
+  p->nbytes = b.size * g_slots[b.slot].itemsize;
+  GptrFields f = fields(gp.g);
+  p->rec = find_record(f.teamid, f.segid, f.unit, f.offset);
+  if (p->rec && p->rec->freed)
+    raise_dart(DART_ERR_INVAL, fn, "the global memory at gptr was freed");
+  return p;
+}
+
+std::vector<Prepared *> as_prepared(py::iterable items, const char *fn) {
+  std::vector<Prepared *> v;
+  for (auto item : items) {
+    Prepared *p = nullptr;
+    try {
+      p = item.cast<Prepared *>();  // None casts to nullptr
+    } catch (py::cast_error &) {
+    }
+    if (p == nullptr)
+      throw py::type_error(std::string(fn) + ": argument 'transfers' must hold "
+                                             "dartpy.Transfer objects, not " + tname(item));
+    v.push_back(p);
+  }
+  return v;
 }
 
 enum class FlushKind { One, All, Local, LocalAll };
@@ -177,6 +265,46 @@ void bind_rma(py::module_ &m) {
     return transfer(false, Mode::Handle, g, out, rs, rb);
   }, py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
      py::arg("remote_blocklen") = 1, "Start a get; returns a Handle.");
+
+  py::class_<Prepared>(m, "Transfer", R"(A put or get prepared once by put_init/get_init.
+
+Both layouts (the array's and the global side's) are described when it is made, so each
+start costs the DART call and little else: the way to repeat the same transfer (a halo
+face every iteration). run() is put_blocking/get_blocking, start() is put_handle/
+get_handle (returns a Handle), post() is put/get (complete at a flush of the target). The
+array is kept alive by the Transfer: delete the Transfer before freeing memory it views.
+A Transfer is valid until its global memory is freed or dart.exit(); using it afterwards
+raises DartError.)")
+      .def("run", [](const Prepared &p) { p.go(Mode::Blocking); })
+      .def("start", [](const Prepared &p) { return p.go(Mode::Handle); })
+      .def("post", [](const Prepared &p) { p.go(Mode::Flush); })
+      .def_property_readonly("is_put", [](const Prepared &p) { return p.put; })
+      .def_property_readonly("nbytes", [](const Prepared &p) { return p.nbytes; })
+      .def_property_readonly("gptr", [](const Prepared &p) { return p.gp; })
+      .def("__repr__", [](const Prepared &p) {
+        return std::string("<dartpy.Transfer ") + (p.put ? "put" : "get") + " of " +
+               std::to_string(p.nbytes) + " bytes>";
+      });
+  m.def("put_init", [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
+    return prepare(true, g, a, rs, rb);
+  }, py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
+     py::arg("remote_blocklen") = 1,
+     "Prepare put_blocking(gptr, array, ...) for repeated use: returns a Transfer.");
+  m.def("get_init", [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
+    return prepare(false, g, out, rs, rb);
+  }, py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
+     py::arg("remote_blocklen") = 1,
+     "Prepare get_blocking(out, gptr, ...) for repeated use: returns a Transfer.");
+  m.def("run_all", [](py::iterable ts) {
+    for (Prepared *p : as_prepared(ts, "dartpy.run_all")) p->go(Mode::Blocking);
+  }, py::arg("transfers"), "Run prepared transfers one after the other (blocking).");
+  m.def("start_all", [](py::iterable ts) {
+    py::list handles;
+    for (Prepared *p : as_prepared(ts, "dartpy.start_all")) handles.append(p->go(Mode::Handle));
+    return handles;
+  }, py::arg("transfers"), "Start prepared transfers; returns their Handles (for waitall). "
+     "If one fails to start, the ones started before it complete locally and the error is "
+     "raised.");
 
   m.def("flush", [](const Gptr &g) { flush(g, FlushKind::One); }, py::arg("gptr"),
         "Complete all put/get/accumulate to gptr's unit in its segment (remote completion).");

@@ -337,6 +337,8 @@ def test_singleton_transfers_handles_atomics(d):
     d.waitall_local([])
     with pytest.raises(TypeError, match="'handles'"):
         d.waitall([1, 2])
+    with pytest.raises(TypeError, match="'handles'.*NoneType"):
+        d.waitall([None])  # None is no handle (pybind11 casts it to a null pointer)
     d.put(g, np.zeros(1, np.int64))
     d.flush(g)
     assert d.fetch_and_op(g, 5, d.OP_SUM) == 0
@@ -357,6 +359,86 @@ def test_singleton_transfers_handles_atomics(d):
     with pytest.raises(TypeError, match="int64"):
         d.fetch_and_op(g, np.int32(1), d.OP_SUM)
     d.team_memfree(g)
+
+
+def test_prepared_transfers(d):
+    """put_init/get_init: described once, each run moves the data of that moment; bad
+    arguments fail at preparation, a Transfer of freed memory or of an earlier init/exit
+    cycle fails at its run, and a Transfer holding a view blocks the free of that memory."""
+    a = d.zeros(d.TEAM_ALL, (5, 4), np.float64)
+    loc = a.local
+    col = np.zeros((5, 3))
+    get = d.get_init(col[:, 2], a.gptr + 1, remote_stride=4)  # strided on both sides
+    assert not get.is_put and get.nbytes == 40 and get.gptr == a.gptr + 1
+    assert "get of 40 bytes" in repr(get)
+    src = np.zeros(5)
+    put = d.put_init(a.gptr + 1, src, remote_stride=4)
+    for r in range(3):  # the data of each run, not of the preparation
+        src[:] = np.arange(5) + 10 * r
+        put.run()
+        assert np.array_equal(loc[:, 1], np.arange(5) + 10 * r)
+        assert not loc[:, [0, 2, 3]].any()
+        col[:] = -1
+        get.run()
+        assert np.array_equal(col[:, 2], np.arange(5) + 10 * r)
+        assert (col[:, :2] == -1).all()
+    h = get.start()
+    assert isinstance(h, d.Handle)
+    h.wait()
+    src[:] = 7
+    put.post()
+    d.flush(a.gptr)
+    assert (loc[:, 1] == 7).all()
+    col[:] = 0
+    d.waitall(d.start_all([get, get]))
+    d.run_all([put, get])
+    assert (col[:, 2] == 7).all()
+    # bad arguments: the errors of the plain calls, named as the preparing function
+    with pytest.raises(ValueError, match="get_init.*'out' is read-only"):
+        ro = np.zeros(5)
+        ro.flags.writeable = False
+        d.get_init(ro, a.gptr)
+    with pytest.raises(TypeError, match="put_init.*float64"):
+        d.put_init(a.gptr, np.zeros(4, np.int32))
+    with pytest.raises(ValueError, match="remote_blocklen"):
+        d.get_init(np.zeros(4), a.gptr, remote_stride=4, remote_blocklen=0)
+    with pytest.raises(ValueError, match="ascontiguousarray"):
+        d.put_init(a.gptr, np.zeros((4, 4)).T)
+    with pytest.raises(TypeError, match="'transfers'.*int"):
+        d.run_all([get, 1])
+    with pytest.raises(TypeError, match="'transfers'.*NoneType"):
+        d.start_all([None])
+    # a Transfer holding a view of the memory keeps it from being freed, like the view
+    view_put = d.put_init(a.gptr, loc[0])
+    del loc
+    gc.collect()
+    with pytest.raises(BufferError, match="still alive"):
+        a.free()
+    del view_put
+    gc.collect()
+    a.free()
+    with pytest.raises(d.DartError, match="freed") as e:
+        get.run()
+    assert e.value.code == d.ERR_INVAL
+    with pytest.raises(d.DartError, match="freed"):
+        put.start()
+    with pytest.raises(d.DartError, match="freed"):
+        d.run_all([put])
+    # a Transfer outlives its init/exit cycle only as an error
+    b = d.team_memalloc_aligned(d.TEAM_ALL, 4, np.float64)
+    keep = d.get_init(np.zeros(4), b)
+    d.team_memfree(b)
+    old = d.get_init(np.zeros(2), d.Gptr(0, 0, 0))  # pool memory: no record to check
+    d.exit()
+    with pytest.raises(d.DartError, match="before dart.exit"):
+        old.run()
+    with pytest.raises(d.DartError) as e:
+        d.get_init(np.zeros(2), d.Gptr(0, 0, 0))
+    assert e.value.code == d.ERR_NOTINIT
+    d.init()
+    with pytest.raises(d.DartError, match="before dart.exit"):
+        old.start()
+    del keep, old  # their types went with the earlier cycle: nothing to hand back
 
 
 def test_singleton_collectives(d):

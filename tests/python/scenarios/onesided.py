@@ -207,6 +207,64 @@ def handles_and_flush(me, n, right, left):
     dart.team_memfree(g)
 
 
+def prepared(me, n, right, left):
+    """put_init/get_init against both neighbours, on the node and across nodes: the halo
+    faces of a 3-D block prepared once and moved in every round with new data, by run,
+    start (handles), post (completed by a flush), run_all and start_all."""
+    shp = (4, 5, 6)
+    blk = dart.zeros(dart.TEAM_ALL, shp, np.float64)
+    mine = blk.local
+    iface = np.zeros(shp[1:])           # right's i = 1 plane
+    kface = np.zeros((shp[0], shp[1]))  # left's k = 3 column, strided at the target
+    jface = np.zeros((shp[0], shp[2]))  # right's j = 2 rows, k = 1..4, into a strided view
+    get_i = dart.get_init(iface, blk.gptr_of(right) + shp[1] * shp[2])
+    get_k = dart.get_init(kface, blk.gptr_of(left) + 3, remote_stride=shp[2])
+    get_j = dart.get_init(jface[:, 1:5], blk.gptr_of(right) + 2 * shp[2] + 1,
+                          remote_stride=shp[1] * shp[2], remote_blocklen=4)
+    out = np.zeros(shp[2])
+    put_r = dart.put_init(blk.gptr_of(right) + 3 * shp[1] * shp[2], out)  # its (3, 0, :) row
+    ref = lambda unit, r: (np.arange(np.prod(shp), dtype=np.float64) + 1000 * unit
+                           + 100000 * r).reshape(shp)
+    for r in range(4):
+        mine[...] = ref(me, r)
+        dart.barrier()
+        for f in (iface, kface, jface):
+            f[...] = -1
+        if r == 0:
+            get_i.run(), get_k.run(), get_j.run()
+        elif r == 1:
+            dart.waitall([get_i.start(), get_k.start(), get_j.start()])
+        elif r == 2:
+            dart.run_all([get_i, get_k, get_j])
+        else:
+            hs = dart.start_all([get_i, get_k, get_j])
+            assert len(hs) == 3 and all(isinstance(h, dart.Handle) for h in hs)
+            dart.waitall(hs)
+        assert np.array_equal(iface, ref(right, r)[1]), r
+        assert np.array_equal(kface, ref(left, r)[:, :, 3]), r
+        assert np.array_equal(jface[:, 1:5], ref(right, r)[:, 2, 1:5]), r
+        assert (jface[:, [0, 5]] == -1).all(), r  # outside the view: untouched
+        dart.barrier()
+        out[:] = -(r + 1) - me
+        if r % 2:
+            put_r.post()
+            if not same_node(right):
+                assert dart._core._pending_count() >= 1  # out is kept until the flush
+            dart.flush(blk.gptr_of(right))
+        else:
+            put_r.run()
+        dart.barrier()
+        assert (mine[3, 0] == -(r + 1) - left).all(), r
+        assert mine[3, 1, 0] == ref(me, r)[3, 1, 0]  # the next row is not written
+        dart.barrier()
+    raises(TypeError, dart.run_all, [get_i, out])
+    del mine
+    dart.barrier()
+    blk.free()
+    raises(dart.DartError, get_i.run, match="freed", code=dart.ERR_INVAL)
+    raises(dart.DartError, put_r.start, match="freed", code=dart.ERR_INVAL)
+
+
 def pool_and_untyped(me, n, right, left):
     """dart_memalloc blocks exchanged as plain integers, rebuilt as (untyped) Gptrs."""
     p = dart.memalloc(16, np.int16)
@@ -268,6 +326,7 @@ def onesided():
     halo_2d(me, n, right, left)
     faces_3d(me, n, right, left)
     handles_and_flush(me, n, right, left)
+    prepared(me, n, right, left)
     pool_and_untyped(me, n, right, left)
     registered(me, n, right, left)
     done("onesided")

@@ -1,8 +1,9 @@
-"""Python threads sharing dartpy: worker threads put/get, use atomics and dart.memalloc
-while another thread runs allreduce with a Python reduction op, which needs the GIL
-inside MPI. With init() dartpy serializes the DART calls; a thread waiting for that
-serialization must not hold the GIL (it would deadlock with the reduction). With
-init_thread() nothing is serialized. No deadlock (the job's timeout), exact values.
+"""Python threads sharing dartpy: worker threads put/get (plain and prepared), use
+atomics and dart.memalloc while another thread runs allreduce with a Python reduction op,
+which needs the GIL inside MPI. With init() dartpy serializes the DART calls; a thread
+waiting for that serialization must not hold the GIL (it would deadlock with the
+reduction). With init_thread() nothing is serialized. No deadlock (the job's timeout),
+exact values.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ def run(multiple: bool) -> None:
         try:
             region = data.gptr.setunit(right) + (me * WORKERS + t) * SLOT
             out = np.zeros(SLOT, np.int64)
+            # prepared transfers of this thread (made here, under the other threads'
+            # calls), on a strided half of the region
+            vbuf, got = np.zeros(SLOT // 2, np.int64), np.zeros(SLOT, np.int64)
+            tput = dart.put_init(region, vbuf, remote_stride=2)
+            tget = dart.get_init(got[::2], region, remote_stride=2)
             i = 0
             while i < 20 or not stop.is_set():
                 v = np.arange(SLOT, dtype=np.int64) + (me << 40) + (t << 32) + i * SLOT
@@ -55,6 +61,11 @@ def run(multiple: bool) -> None:
                 h = dart.get_handle(out, region)
                 h.wait()
                 assert np.array_equal(out, v + 1), (out, v + 1)
+                vbuf[:] = v[::2] + 7
+                tput.run()
+                got[...] = -1
+                tget.start().wait()
+                assert np.array_equal(got[::2], v[::2] + 7) and (got[1::2] == -1).all(), got
                 dart.fetch_and_op(ctr.gptr, 1, dart.OP_SUM)
                 adds[t] += 1
                 g = dart.memalloc(4, np.int64)  # a short call under the guard
