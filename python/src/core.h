@@ -75,6 +75,21 @@ inline std::string tname(py::handle h) {
   return py::str(py::type::handle_of(h).attr("__name__"));
 }
 
+// An item of a list argument as an object of a bound class: TypeError naming the
+// argument and the class otherwise (None too: pybind11 casts it to a null pointer).
+template <typename T>
+T *list_item(py::handle item, const char *fn, const char *arg, const char *cls) {
+  T *p = nullptr;
+  try {
+    p = item.cast<T *>();
+  } catch (py::cast_error &) {
+  }
+  if (p == nullptr)
+    throw py::type_error(std::string(fn) + ": argument '" + arg + "' must hold " + cls +
+                         " objects, not " + tname(item));
+  return p;
+}
+
 // ---------------------------------------------------------------------------------------
 // Serialization of DART calls and GIL release (errors.cc)
 // ---------------------------------------------------------------------------------------

@@ -80,22 +80,11 @@ void handle_free(Handle &h) {
   check(rc, "dart_handle_free");
 }
 
-Handle *as_handle(py::handle h, const char *fn) {
-  Handle *p = nullptr;
-  try {
-    p = h.cast<Handle *>();  // None casts to nullptr
-  } catch (py::cast_error &) {
-  }
-  if (p == nullptr)
-    throw py::type_error(std::string(fn) + ": argument 'handles' must hold dartpy.Handle "
-                                           "objects, not " + tname(h));
-  return p;
-}
-
 // Completes a list of handles with one dart_waitall[_local].
 void complete_all(py::iterable handles, bool local, const char *fn) {
   std::vector<Handle *> hs;
-  for (auto item : handles) hs.push_back(as_handle(item, fn));
+  for (auto item : handles)
+    hs.push_back(list_item<Handle>(item, fn, "handles", "dartpy.Handle"));
   std::vector<dart_handle_t> raw;
   std::vector<Handle *> owners;
   for (Handle *h : hs) {

@@ -174,17 +174,8 @@ std::unique_ptr<Prepared> prepare(bool put, const Gptr &gp, py::handle buf, size
 
 std::vector<Prepared *> as_prepared(py::iterable items, const char *fn) {
   std::vector<Prepared *> v;
-  for (auto item : items) {
-    Prepared *p = nullptr;
-    try {
-      p = item.cast<Prepared *>();  // None casts to nullptr
-    } catch (py::cast_error &) {
-    }
-    if (p == nullptr)
-      throw py::type_error(std::string(fn) + ": argument 'transfers' must hold "
-                                             "dartpy.Transfer objects, not " + tname(item));
-    v.push_back(p);
-  }
+  for (auto item : items)
+    v.push_back(list_item<Prepared>(item, fn, "transfers", "dartpy.Transfer"));
   return v;
 }
 
