@@ -166,9 +166,7 @@ std::unique_ptr<Prepared> prepare(bool put, const Gptr &gp, py::handle buf, size
   p->nelem = b.nelem;
   p->nbytes = b.size * g_slots[b.slot].itemsize;
   GptrFields f = fields(gp.g);
-  p->rec = find_record(f.teamid, f.segid, f.unit, f.offset);
-  if (p->rec && p->rec->freed)
-    raise_dart(DART_ERR_INVAL, fn, "the global memory at gptr was freed");
+  p->rec = find_record(f.teamid, f.segid, f.unit, f.offset);  // only live records are found
   return p;
 }
 
