@@ -10,6 +10,7 @@ No timing is asserted: the numbers of a loaded machine are whatever they are.
 from __future__ import annotations
 
 import csv
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,47 @@ def test_benchmark_suite_quick(tmp_path: Path):
     assert "perf/overlap-mpich.png" in text and "availability" in text
     for exp in EXPERIMENTS:
         assert (tmp_path / "perf" / f"{exp}-mpich.png").is_file()
+
+
+def load_driver():
+    """benchmarks/run as a module (it has no .py suffix)."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("bench_driver",
+                                                  str(REPO / "benchmarks" / "run"))
+    spec = importlib.util.spec_from_loader(loader.name, loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_gate_rule():
+    """`all --gate`'s rule: no verdict of quiet while calibrating, then quiet only near
+    the best probe seen (compute and exchange both)."""
+    gate = load_driver().Gate("mpich", "heat3d", 60, 10)
+    calibrate = [gate.judge(130.0, 2.0) for _ in range(gate.GATE_CALIBRATE)]
+    assert calibrate == [False] * (gate.GATE_CALIBRATE - 1) + [True]
+    assert not gate.judge(150.0, 2.0)   # compute 1.15x the best
+    assert gate.judge(140.0, 3.0)       # within 1.12x and +1 us
+    assert not gate.judge(131.0, 3.5)   # exchange 1.75x and +1.5 us
+    assert gate.judge(128.0, 1.9)       # a new best
+    assert not gate.judge(144.0, 1.9)   # 1.125x the new best
+
+
+@pytest.mark.mpi
+@pytest.mark.skipif(launcher.FLAVOR != "mpich", reason="the suite runs once, on MPICH")
+def test_gated_experiment(tmp_path: Path):
+    """`all --gate` probes, runs the experiment and records how it was gated, whether
+    or not the machine turned quiet within the wait."""
+    out = tmp_path / "out"
+    job = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run"), "all", "--quick",
+                          "--only", "windows", "--gate", "10", "--mpi", "mpich",
+                          "--out", str(out), "--doc", str(tmp_path / "performance.md")],
+                         capture_output=True, text=True, timeout=600, cwd=REPO)
+    log = job.stdout + job.stderr
+    assert job.returncode == 0, log[-6000:]
+    assert "[bench] gate: compute " in log, log[-3000:]
+    assert (out / "windows-mpich.csv").stat().st_size > 0
+    record = (out / "suite-mpich.txt").read_text()
+    assert re.search(r"gate: windows (quiet \(attempt [123]\)|NOT quiet in 3 attempts)$",
+                     record.strip()), record
