@@ -51,23 +51,27 @@ const char *call_name(bool put, Mode mode) {
   return names[put][(int)mode];
 }
 
-// The DART call of one described transfer. Blocking: a small transfer to a same-node
-// target is a memcpy that cannot block, so it keeps the GIL (its release costs more than
-// the copy); everything else releases it. *h receives the handle of the other modes.
-dart_ret_t issue(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nelem,
-                 dart_datatype_t lt, dart_datatype_t rt, size_t nbytes, dart_handle_t *h) {
-  if (mode == Mode::Blocking && nbytes <= kDirectNoGilBytes && known_direct(g)) {
-    std::unique_lock<std::mutex> lk(core_mutex(), std::defer_lock);
-    if (!g_serialize || lk.try_lock())
-      return put ? dart_put_blocking(g, ptr, nelem, lt, rt)
-                 : dart_get_blocking(ptr, g, nelem, rt, lt);
-  }
-  Nogil ng;
+dart_ret_t call(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nelem,
+               dart_datatype_t lt, dart_datatype_t rt, dart_handle_t *h) {
   if (mode == Mode::Blocking)
     return put ? dart_put_blocking(g, ptr, nelem, lt, rt)
                : dart_get_blocking(ptr, g, nelem, rt, lt);
   return put ? dart_put_handle(g, ptr, nelem, lt, rt, h)
              : dart_get_handle(ptr, g, nelem, rt, lt, h);
+}
+
+// The DART call of one described transfer. A small transfer to a same-node target is a
+// memcpy that cannot block, in every mode (the handle call completes it at once), so it
+// keeps the GIL: its release costs more than the copy. Everything else releases it.
+// *h receives the handle of the non-blocking modes.
+dart_ret_t issue(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nelem,
+                 dart_datatype_t lt, dart_datatype_t rt, size_t nbytes, dart_handle_t *h) {
+  if (nbytes <= kDirectNoGilBytes && known_direct(g)) {
+    std::unique_lock<std::mutex> lk(core_mutex(), std::defer_lock);
+    if (!g_serialize || lk.try_lock()) return call(put, mode, g, ptr, nelem, lt, rt, h);
+  }
+  Nogil ng;
+  return call(put, mode, g, ptr, nelem, lt, rt, h);
 }
 
 // What a started transfer returns: None (blocking; flush mode, whose buffer is kept until
