@@ -61,9 +61,11 @@ dart_ret_t call(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nel
 }
 
 // The DART call of one described transfer. A small transfer to a same-node target is a
-// memcpy that cannot block, in every mode (the handle call completes it at once), so it
-// keeps the GIL: its release costs more than the copy. Everything else releases it.
-// *h receives the handle of the non-blocking modes.
+// copy in every mode (the handle call completes it at once), so it keeps the GIL: its
+// release costs more than the copy. With progress processes such a call may wait for
+// them instead (a full offload ring, a drain before a blocking call); they never need
+// this process's GIL. Everything else releases it. *h receives the handle of the
+// non-blocking modes.
 dart_ret_t issue(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nelem,
                  dart_datatype_t lt, dart_datatype_t rt, size_t nbytes, dart_handle_t *h) {
   if (nbytes <= kDirectNoGilBytes && known_direct(g)) {
