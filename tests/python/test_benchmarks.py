@@ -108,8 +108,8 @@ def test_gate_rule():
     calibrate = [gate.judge(130.0, 2.0) for _ in range(gate.GATE_CALIBRATE)]
     assert calibrate == [False] * (gate.GATE_CALIBRATE - 1) + [True]
     assert not gate.judge(150.0, 2.0)   # compute 1.15x the best
-    assert gate.judge(140.0, 3.0)       # within 1.12x and +1 us
-    assert not gate.judge(131.0, 3.5)   # exchange 1.75x and +1.5 us
+    assert gate.judge(140.0, 3.9)       # within 1.12x and +2 us
+    assert not gate.judge(131.0, 4.5)   # exchange 2.25x and +2.5 us
     assert gate.judge(128.0, 1.9)       # a new best
     assert not gate.judge(144.0, 1.9)   # 1.125x the new best
 
