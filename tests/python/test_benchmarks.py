@@ -90,28 +90,34 @@ def test_benchmark_suite_quick(tmp_path: Path):
 
 
 def load_driver():
-    """benchmarks/run as a module (it has no .py suffix)."""
+    """benchmarks/run as a module (it has no .py suffix), without writing a
+    __pycache__ into the source tree."""
     import importlib.machinery
     import importlib.util
     loader = importlib.machinery.SourceFileLoader("bench_driver",
                                                   str(REPO / "benchmarks" / "run"))
     spec = importlib.util.spec_from_loader(loader.name, loader)
     module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
+    saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        loader.exec_module(module)
+    finally:
+        sys.dont_write_bytecode = saved
     return module
 
 
 def test_gate_rule():
     """`all --gate`'s rule: no verdict of quiet while calibrating, then quiet only near
-    the best probe seen (compute and exchange both)."""
-    gate = load_driver().Gate("mpich", "heat3d", 60, 10)
-    calibrate = [gate.judge(130.0, 2.0) for _ in range(gate.GATE_CALIBRATE)]
+    the best probe seen (compute, exchange and ping-pong)."""
+    gate = load_driver().Gate("mpich", {}, 60, 10)
+    calibrate = [gate.judge(130.0, 2.0, 0.2) for _ in range(gate.GATE_CALIBRATE)]
     assert calibrate == [False] * (gate.GATE_CALIBRATE - 1) + [True]
-    assert not gate.judge(150.0, 2.0)   # compute 1.15x the best
-    assert gate.judge(140.0, 3.9)       # within 1.12x and +2 us
-    assert not gate.judge(131.0, 4.5)   # exchange 2.25x and +2.5 us
-    assert gate.judge(128.0, 1.9)       # a new best
-    assert not gate.judge(144.0, 1.9)   # 1.125x the new best
+    assert not gate.judge(150.0, 2.0, 0.2)  # compute 1.15x the best
+    assert gate.judge(140.0, 3.9, 0.25)     # within 1.12x, +2 us, 1.3x
+    assert not gate.judge(131.0, 4.5, 0.2)  # exchange 2.25x and +2.5 us
+    assert not gate.judge(131.0, 2.0, 0.6)  # the ping-pong's slow level
+    assert gate.judge(128.0, 1.9, 0.18)     # a new best
+    assert not gate.judge(144.0, 1.9, 0.18)  # 1.125x the new best
 
 
 @pytest.mark.mpi
@@ -126,7 +132,7 @@ def test_gated_experiment(tmp_path: Path):
                          capture_output=True, text=True, timeout=600, cwd=REPO)
     log = job.stdout + job.stderr
     assert job.returncode == 0, log[-6000:]
-    assert "[bench] gate: compute " in log, log[-3000:]
+    assert "[bench] gate: compute " in log and " ping-pong " in log, log[-3000:]
     assert (out / "windows-mpich.csv").stat().st_size > 0
     record = (out / "suite-mpich.txt").read_text()
     assert re.search(r"gate: windows (quiet \(attempt [123]\)|NOT quiet in 3 attempts)$",
