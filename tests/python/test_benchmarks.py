@@ -113,7 +113,7 @@ def test_gate_rule():
     calibrate = [gate.judge(130.0, 2.0, 0.2) for _ in range(gate.GATE_CALIBRATE)]
     assert calibrate == [False] * (gate.GATE_CALIBRATE - 1) + [True]
     assert not gate.judge(150.0, 2.0, 0.2)  # compute 1.15x the best
-    assert gate.judge(140.0, 3.9, 0.25)     # within 1.12x, +2 us, 1.3x
+    assert gate.judge(140.0, 3.9, 0.35)     # within 1.12x, +2 us, 2x
     assert not gate.judge(131.0, 4.5, 0.2)  # exchange 2.25x and +2.5 us
     assert not gate.judge(131.0, 2.0, 0.6)  # the ping-pong's slow level
     assert gate.judge(128.0, 1.9, 0.18)     # a new best
