@@ -35,9 +35,14 @@ elseif(DART_SANITIZE STREQUAL "thread")
   set(_dart_san_flags -fsanitize=thread -fno-omit-frame-pointer)
   # UCX_MEM_*: UCX's memory hooks (MPICH ch4:ucx) crash TSan's runtime at thread exit
   # before any report (tests/sanitizers/tsan.supp); off for the TSan runs.
+  # MPIR_CVAR_SHM_SYMHEAP_RETRY=0: MPICH first tries to map a shared-memory window at one
+  # random address in every process; under TSan (whose shadow mappings take much of the
+  # address space) the attempt fails often, and MPICH leaves each failed attempt's
+  # /dev/shm/mpich_shar_tmp* file behind (prog_threads_stress: ~225 files of 8 KiB per
+  # run). With 0 it maps without the symmetric attempt: no file is left.
   set(DART_SANITIZER_ENV
       "TSAN_OPTIONS=suppressions=${_dart_san_dir}/tsan.supp:second_deadlock_stack=1:halt_on_error=1:exitcode=66"
-      "UCX_MEM_MMAP_HOOK_MODE=none" "UCX_MEM_MALLOC_HOOKS=no")
+      "UCX_MEM_MMAP_HOOK_MODE=none" "UCX_MEM_MALLOC_HOOKS=no" "MPIR_CVAR_SHM_SYMHEAP_RETRY=0")
 elseif(NOT DART_SANITIZE STREQUAL "")
   message(FATAL_ERROR "DART_SANITIZE must be address, thread or empty, not '${DART_SANITIZE}'")
 endif()
