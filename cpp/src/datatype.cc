@@ -11,24 +11,13 @@ namespace dart {
 namespace detail {
 
 Datatype g_basic[(size_t)DART_TYPE_LAST];
+SeqSlot<ValidType> g_valid_types[1u << kValidTypeBits];
+std::atomic<uint64_t> g_types_epoch{1};
 
 namespace {
 
 std::mutex g_types_mutex;
 std::unordered_set<const Datatype *> g_derived;  // live derived types
-// Every removal from g_derived advances the epoch (under g_types_mutex, before the type
-// is freed). Each thread remembers the derived types it validated in the current epoch,
-// so a transfer with derived types validates them without the mutex and the hash lookup
-// (two of them cost a same-node face get more than its walk).
-std::atomic<uint64_t> g_types_epoch{1};
-struct ValidTypes {
-  static constexpr int kSlots = 8;
-  uint64_t epoch = 0;
-  const Datatype *slot[kSlots] = {};
-  unsigned next = 0;
-};
-thread_local ValidTypes t_valid_types;
-
 // With g_types_mutex held: d leaves the live set.
 bool forget_derived(const Datatype *d) {
   if (!g_derived.erase(d)) return false;
@@ -242,21 +231,16 @@ const Datatype *lookup_type(dart_datatype_t t) {
   if (t > DART_TYPE_UNDEFINED && t < DART_TYPE_LAST) return &g_basic[t];
   const Datatype *d = reinterpret_cast<const Datatype *>(t);
   if (d == nullptr) return nullptr;
-  ValidTypes &v = t_valid_types;
-  // Read before the lookup: a removal after this read makes the next call start over.
+  // Read before the lookup: a removal after this read leaves an entry that never counts.
   const uint64_t epoch = g_types_epoch.load(std::memory_order_acquire);
-  if (v.epoch != epoch) {
-    v = ValidTypes();
-    v.epoch = epoch;
-  } else {
-    for (const Datatype *s : v.slot)
-      if (s == d) return d;
-  }
+  SeqSlot<ValidType> &slot = valid_type_slot(d);
+  ValidType v;
+  if (slot.read(&v) && v.type == d && v.epoch == epoch) return d;
   {
     std::lock_guard<std::mutex> lock(g_types_mutex);
     if (!g_derived.count(d)) return nullptr;
   }
-  v.slot[v.next++ % ValidTypes::kSlots] = d;
+  slot.write(ValidType{d, epoch});
   return d;
 }
 

@@ -15,6 +15,21 @@ namespace dart {
 namespace detail {
 
 // ---------------------------------------------------------------------------
+// translation cache (internal.h, lookup)
+// ---------------------------------------------------------------------------
+SeqSlot<Xlate> g_xlate[1u << kXlateBits];
+std::atomic<uint64_t> g_xlate_epoch{1};
+
+void xlate_fill(const dart_gptr_t &gp, uint64_t epoch, const Segment *seg, int unit) {
+  const uint64_t key = xlate_key(gp);
+  xlate_slot(key).write(Xlate{key, epoch, seg->direct[unit], seg->size_of(unit),
+                              seg->pad_of(unit), const_cast<Segment *>(seg),
+                              seg->rank_of(unit)});
+}
+
+Segment::~Segment() { xlate_forget(); }
+
+// ---------------------------------------------------------------------------
 // pool allocator
 // ---------------------------------------------------------------------------
 namespace {
@@ -327,6 +342,7 @@ void sync_separate_segments() {
 }
 
 dart_ret_t segment_free(Segment *s, const char *fn) {
+  xlate_forget();  // before its memory goes
   Team *t = s->team;
   if (s->separate) {
     std::lock_guard<std::mutex> lock(g_separate_mutex);

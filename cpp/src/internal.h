@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -100,6 +101,43 @@ struct Config {
   size_t progress_threshold = 64 << 10;
 };
 dart_ret_t read_config(Config *cfg, const char *fn);
+
+// ---------------------------------------------------------------------------
+// lock-free caches
+// ---------------------------------------------------------------------------
+// A slot of a direct-mapped cache that every thread reads without a lock: a seqlock
+// around a trivially copyable value held as atomic words (seq is odd while a writer
+// stores them; a reader that sees it odd or changed treats the slot as a miss). A
+// writer that meets another one skips: a cache may drop a fill.
+template <class V>
+class alignas(64) SeqSlot {
+ public:
+  static_assert(std::is_trivially_copyable<V>::value, "a slot holds plain words");
+  __attribute__((always_inline)) bool read(V *out) const {
+    const uint32_t s = seq_.load(std::memory_order_acquire);
+    uint64_t w[kWords];
+#pragma GCC unroll 8
+    for (size_t i = 0; i < kWords; ++i) w[i] = words_[i].load(std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_acquire);
+    if (DART_UNLIKELY((s & 1u) || seq_.load(std::memory_order_relaxed) != s)) return false;
+    std::memcpy(out, w, sizeof(V));
+    return true;
+  }
+  void write(const V &v) {
+    uint32_t s = seq_.load(std::memory_order_relaxed);
+    if ((s & 1u) || !seq_.compare_exchange_strong(s, s + 1, std::memory_order_relaxed)) return;
+    std::atomic_thread_fence(std::memory_order_release);  // the odd seq before the words
+    uint64_t w[kWords] = {};
+    std::memcpy(w, &v, sizeof(V));
+    for (size_t i = 0; i < kWords; ++i) words_[i].store(w[i], std::memory_order_relaxed);
+    seq_.store(s + 2, std::memory_order_release);
+  }
+
+ private:
+  static constexpr size_t kWords = (sizeof(V) + 7) / 8;
+  std::atomic<uint32_t> seq_{0};
+  std::atomic<uint64_t> words_[kWords] = {};
+};
 
 // ---------------------------------------------------------------------------
 // datatypes
@@ -242,7 +280,23 @@ DART_RETURN_CODE_LIST(DART_X_ASSERT_RC_)
 const Datatype *lookup_type(dart_datatype_t t);
 // The descriptors of the basic types, indexed by dart_datatype_t (set by types_init).
 extern Datatype g_basic[(size_t)DART_TYPE_LAST];
-// Derived types (a lookup under a mutex), or the error of an invalid type.
+// Derived types found live recently, so that a transfer with derived types validates
+// them without the mutex and the hash lookup of the live set (two of them cost a
+// same-node face get more than its walk). Every removal from the live set advances the
+// epoch (under the mutex, before the type is freed); an entry counts only in its epoch.
+struct ValidType {
+  const Datatype *type;
+  uint64_t epoch;
+};
+constexpr unsigned kValidTypeBits = 6;
+extern SeqSlot<ValidType> g_valid_types[1u << kValidTypeBits]
+    __attribute__((visibility("hidden")));
+extern std::atomic<uint64_t> g_types_epoch __attribute__((visibility("hidden")));
+inline SeqSlot<ValidType> &valid_type_slot(const Datatype *d) {
+  return g_valid_types[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> (64 - kValidTypeBits)];
+}
+// Derived types (the cache above, then a lookup under a mutex), or the error of an
+// invalid type.
 dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
                            const Datatype **out);
 // The descriptor of a valid datatype, or DART_ERR_INVAL naming `what`.
@@ -250,6 +304,13 @@ inline dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what
                              const Datatype **out) {
   if (DART_LIKELY(is_basic(t))) {
     *out = &g_basic[t];
+    return DART_OK;
+  }
+  const Datatype *d = reinterpret_cast<const Datatype *>(t);
+  ValidType v;
+  if (DART_LIKELY(valid_type_slot(d).read(&v) && v.type == d &&
+                  v.epoch == g_types_epoch.load(std::memory_order_acquire))) {
+    *out = d;
     return DART_OK;
   }
   return check_type_slow(t, fn, what, out);
@@ -404,6 +465,7 @@ struct Segment {
   size_t unpack_prune_at = 64;  // a registration drops the unpacked records at this size
   std::atomic<uint64_t> unpack_seq{0};
   std::atomic<size_t> unpack_pending{0};
+  ~Segment();  // drops the translation cache (xlate_forget)
   size_t size_of(int unit) const { return aligned ? local_size : sizes[unit]; }
   uint64_t pad_of(int unit) const { return pads.empty() ? 0 : pads[unit]; }
   int rank_of(int unit) const { return ranks.empty() ? unit : ranks[unit]; }
@@ -435,6 +497,7 @@ struct Team {
   // (the same on every unit, also when a unit's segment id is not, after a local failure).
   int progress_segments = 0;
   bool served() const { return comm_p != MPI_COMM_NULL; }
+  ~Team();  // drops the translation cache (xlate_forget)
 
   Segment *segment(int16_t segid) const {
     return segid >= 0 ? alloc_segs.get((size_t)segid) : reg_segs.get((size_t)(uint16_t)~segid);
@@ -503,7 +566,9 @@ struct State {
   std::atomic<long> fault_passes{0};  // passes of the DART_FAULT site since then
 };
 
-extern State *g;  // nullptr when not initialized
+// Hidden: the library reads it PC-relative, without a load from the GOT first (it is on
+// the chain of dependent loads of every lookup).
+extern State *g __attribute__((visibility("hidden")));  // nullptr when not initialized
 
 // Whether a workaround of quirks.h is in force.
 inline bool quirk(Quirk q) { return (g->quirks >> (unsigned)q) & 1u; }
@@ -662,11 +727,66 @@ struct Target {
 // Why a lookup failed; lookup_error turns it into the DART error and its message.
 enum class Miss : uint8_t { None, NotInit, BadTeamId, NoTeam, NoSegment, BadUnit, PastEnd };
 
-// The lookup of `extent` bytes at gp. Lazy: when the target is reachable by load/store,
-// only t->direct and t->seg are filled (the put/get fast path needs no more).
-template <bool Lazy = false>
-__attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t extent,
-                                                  Target *t) {
+// The translation cache: recent translations of (team, segment, unit) to the unit's
+// part, so that a lookup reads one cache line instead of walking the tables (state,
+// team table, team, segment table, segment, its per-unit arrays: a chain of dependent
+// loads that a stencil sweep between two exchanges pushes out of the caches). An entry
+// is valid only in the epoch it was filled in: xlate_forget advances the epoch before a
+// segment or a team goes away (and so at dart_exit), which drops every entry at once.
+// The epoch counter outlives init/exit cycles, so no entry survives into the next one.
+struct Xlate {
+  uint64_t key, epoch;  // epoch 0: never valid
+  char *base;           // load/store base of the unit's part, or nullptr
+  uint64_t cap, pad;    // the part's size; Segment::pad_of(unit)
+  Segment *seg;
+  int rank;             // Segment::rank_of(unit)
+};
+static_assert(sizeof(Xlate) <= 56, "an entry and its seq fill one cache line");
+constexpr unsigned kXlateBits = 6;
+extern SeqSlot<Xlate> g_xlate[1u << kXlateBits] __attribute__((visibility("hidden")));
+extern std::atomic<uint64_t> g_xlate_epoch __attribute__((visibility("hidden")));
+inline void xlate_forget() { g_xlate_epoch.fetch_add(1, std::memory_order_acq_rel); }
+
+// The key of a global pointer: its first word (unit, segment, team) without the flags.
+inline uint64_t xlate_key(const dart_gptr_t &gp) {
+  static_assert(sizeof(dart_gptr_t) == 16, "a global pointer is two words");
+  uint64_t w;
+  std::memcpy(&w, &gp, sizeof w);
+  return w & ~(uint64_t(0xff) << 24);
+}
+inline SeqSlot<Xlate> &xlate_slot(uint64_t key) {
+  return g_xlate[(key * 0x9E3779B97F4A7C15ull) >> (64 - kXlateBits)];
+}
+
+// A hit fills *t and returns true; a miss (or an extent past the end: the tables then
+// report it) returns false.
+__attribute__((always_inline)) inline bool xlate_hit(const dart_gptr_t &gp, size_t extent,
+                                                     Target *t) {
+  const uint64_t key = xlate_key(gp);
+  Xlate x;
+  if (!xlate_slot(key).read(&x) || x.key != key ||
+      x.epoch != g_xlate_epoch.load(std::memory_order_acquire))
+    return false;
+  const uint64_t off = gp.addr_or_offs.offset;
+  if (DART_UNLIKELY(off > x.cap || extent > x.cap - off)) return false;
+  t->direct = x.base ? x.base + off : nullptr;
+  t->seg = x.seg;
+  t->win = x.seg->win;  // a load the load/store path does not wait for
+  t->rank = x.rank;
+  t->disp = off + x.pad;
+  return true;
+}
+
+// Records a translation found by the tables; `epoch` was read before the walk, so a
+// segment freed meanwhile leaves an entry that is never valid. Writers that meet a
+// write in progress skip.
+void xlate_fill(const dart_gptr_t &gp, uint64_t epoch, const Segment *seg, int unit);
+
+// The walk of the tables behind lookup (the cold path): fills every field of *t and
+// records the translation in the cache.
+__attribute__((noinline)) inline Miss lookup_tables(const dart_gptr_t &gp, size_t extent,
+                                                    Target *t) {
+  const uint64_t epoch = g_xlate_epoch.load(std::memory_order_acquire);  // before the walk
   if (DART_UNLIKELY(g == nullptr)) return Miss::NotInit;
   if (DART_UNLIKELY(gp.teamid < 0)) return Miss::BadTeamId;
   const Team *team = g->teams.get((size_t)gp.teamid);  // an int16: inside the table
@@ -681,11 +801,18 @@ __attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t 
   char *base = seg->direct[unit];
   t->direct = base ? base + off : nullptr;
   t->seg = seg;
-  if (Lazy && DART_LIKELY(base != nullptr)) return Miss::None;
   t->win = seg->win;
   t->rank = seg->rank_of(unit);
   t->disp = off + seg->pad_of(unit);
+  xlate_fill(gp, epoch, seg, unit);
   return Miss::None;
+}
+
+// The lookup of `extent` bytes at gp: the translation cache, else the tables.
+__attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t extent,
+                                                  Target *t) {
+  if (DART_LIKELY(xlate_hit(gp, extent, t))) return Miss::None;
+  return lookup_tables(gp, extent, t);
 }
 
 // The DART error of a failed lookup, with its message (the cold path).
@@ -718,7 +845,7 @@ __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, co
         nelem <= g->cfg.transfer_chunk))
     return false;
   const size_t bytes = nelem * kBasicSize[a];  // nelem <= INT_MAX: no overflow
-  if (lookup<!WantRma>(gp, bytes, f) != Miss::None) return false;
+  if (lookup(gp, bytes, f) != Miss::None) return false;
   f->bytes = bytes;
   if (!WantRma && DART_LIKELY(f->direct != nullptr)) return true;  // load/store needs no more
   if (f->win == MPI_WIN_NULL) return false;

@@ -64,6 +64,8 @@ Team *make_team(dart_team_t id, MPI_Comm comm, Agreement *a, const char *fn) {
   return t;
 }
 
+Team::~Team() { xlate_forget(); }
+
 void register_team(Team *t) {
   g->teams.set((size_t)t->id, t);
 }

@@ -371,6 +371,10 @@ TEST(Datatypes, IndexedOnBothSides) {
       {"same block lengths, two patterns, unordered", {3, 1, 2}, {9, 0, 4}, {3, 1, 2}, {0, 5, 7}, 2, 2},
       {"different block lengths", {2, 1, 3}, {0, 4, 7}, {4, 2}, {1, 8}, 2, 2},
       {"one pattern against three", {6, 6}, {0, 20}, {2, 2}, {0, 3}, 1, 3},
+      // Block lengths that agree only for the first blocks, and a pattern that is the
+      // start of the other's: not the block-by-block pairing, the walk.
+      {"same first block lengths, then different", {2, 1, 3}, {0, 4, 7}, {2, 1, 1, 2}, {10, 0, 3, 5}, 2, 2},
+      {"one pattern the start of the other", {2, 2}, {0, 5}, {2, 2, 2, 2}, {1, 4, 8, 12}, 2, 1},
   };
   for (const Case &k : cases) {
     dart_datatype_t rt = DART_TYPE_UNDEFINED, lt = DART_TYPE_UNDEFINED;

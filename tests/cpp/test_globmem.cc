@@ -336,6 +336,72 @@ TEST(TeamMemalloc, ManySegmentsAlive) {
   for (size_t i = 0; i < v.size(); i += 2) DART_EXPECT_OK(dart_team_memfree(v[i]));
 }
 
+// Every call finds its target through the translation cache (internal.h, lookup): a
+// segment's translations must go with it. Each pointer below is used just before the
+// free (so its translation is cached), then every kind of call on it fails NOTFOUND, on
+// the load/store path (self, same-node neighbours) and the MPI path (DART_UNITS_PER_NODE=1),
+// for an allocation of DART_TEAM_ALL, one of a sub-team and a registration. A segment
+// allocated after the free is reached at its own memory.
+TEST(TeamMemalloc, FreedSegmentIsForgottenByEveryCall) {
+  const int me = myid(), n = nunits();
+  const int right = (me + 1) % n;
+  std::vector<long> user(8, 0);
+  for (int round = 0; round < 3; ++round) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    if (round < 2) {
+      DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8, DART_TYPE_LONG, &g));
+    } else {
+      DART_EXPECT_OK(dart_team_memregister_aligned(DART_TEAM_ALL, user.size(), DART_TYPE_LONG,
+                                                   user.data(), &g));
+    }
+    std::vector<dart_gptr_t> at;
+    for (int u : {me, right}) {
+      dart_gptr_t q = g;
+      DART_EXPECT_OK(dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(u)));
+      DART_EXPECT_OK(dart_gptr_incaddr(&q, 7 * (int64_t)sizeof(long)));
+      at.push_back(q);
+    }
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    long v = 100 * round + me, r = -1;
+    DART_EXPECT_OK(dart_put_blocking(at[1], &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    for (const dart_gptr_t &q : at) DART_EXPECT_OK(dart_get_blocking(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    EXPECT_EQ(r, 100 * round + me);  // the right neighbour's part, written by its left one
+    DART_EXPECT_OK(dart_get_blocking(&r, at[0], 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    EXPECT_EQ(r, 100 * round + (me + n - 1) % n);
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    if (round < 2) {
+      DART_EXPECT_OK(dart_team_memfree(g));
+    } else {
+      DART_EXPECT_OK(dart_team_memderegister(g));
+    }
+    for (const dart_gptr_t &q : at) {
+      dart_handle_t h = DART_HANDLE_NULL;
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_put_blocking(q, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get_blocking(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get_handle(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG, &h));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_fetch_and_op(q, &v, &r, DART_TYPE_LONG, DART_OP_SUM));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_flush(q));
+      void *addr = nullptr;
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr(q, &addr));
+    }
+    EXPECT_EQ(r, 100 * round + (me + n - 1) % n);  // nothing was written by the failures
+  }
+  // A sub-team (the upper half): its segment goes with the team too.
+  dart_team_t sub = make_team(units_from(n / 2));
+  if (sub != DART_TEAM_NULL) {
+    dart_gptr_t g = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_team_memalloc_aligned(sub, 4, DART_TYPE_LONG, &g));
+    long v = 7;
+    DART_EXPECT_OK(dart_put_blocking(g, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));  // its unit 0
+    DART_EXPECT_OK(dart_barrier(sub));
+    DART_EXPECT_OK(dart_team_destroy(&sub));  // frees the segment with the team
+    DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_put_blocking(g, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
 TEST(TeamMemalloc, BadInputs) {
   dart_gptr_t g = DART_GPTR_NULL;
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr));
