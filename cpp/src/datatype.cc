@@ -233,14 +233,12 @@ const Datatype *lookup_type(dart_datatype_t t) {
   if (d == nullptr) return nullptr;
   // Read before the lookup: a removal after this read leaves an entry that never counts.
   const uint64_t epoch = g_types_epoch.load(std::memory_order_acquire);
-  SeqSlot<ValidType> &slot = valid_type_slot(d);
-  ValidType v;
-  if (slot.read(&v) && v.type == d && v.epoch == epoch) return d;
+  if (type_known_valid(d, epoch)) return d;
   {
     std::lock_guard<std::mutex> lock(g_types_mutex);
     if (!g_derived.count(d)) return nullptr;
   }
-  slot.write(ValidType{d, epoch});
+  valid_type_slot(d).write(ValidType{d, epoch});
   return d;
 }
 

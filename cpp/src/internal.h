@@ -295,6 +295,11 @@ extern std::atomic<uint64_t> g_types_epoch __attribute__((visibility("hidden")))
 inline SeqSlot<ValidType> &valid_type_slot(const Datatype *d) {
   return g_valid_types[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> (64 - kValidTypeBits)];
 }
+// Whether d was found live in this epoch (the cache's answer; false says only "not known").
+inline bool type_known_valid(const Datatype *d, uint64_t epoch) {
+  ValidType v;
+  return valid_type_slot(d).read(&v) && v.type == d && v.epoch == epoch;
+}
 // Derived types (the cache above, then a lookup under a mutex), or the error of an
 // invalid type.
 dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
@@ -307,9 +312,7 @@ inline dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what
     return DART_OK;
   }
   const Datatype *d = reinterpret_cast<const Datatype *>(t);
-  ValidType v;
-  if (DART_LIKELY(valid_type_slot(d).read(&v) && v.type == d &&
-                  v.epoch == g_types_epoch.load(std::memory_order_acquire))) {
+  if (DART_LIKELY(type_known_valid(d, g_types_epoch.load(std::memory_order_acquire)))) {
     *out = d;
     return DART_OK;
   }
