@@ -6,7 +6,8 @@
 // 2D: n+2, n+2, 1). Two such buffers alternate (read t, write 1-t). A Face is one
 // neighbour: which unit, and as lists of contiguous runs (absolute element offsets in a
 // block) the peer's layer that fills my halo (`src`), my halo (`dst`) and my own layer
-// the peer reads (`own`).
+// the peer reads (`own`). The three are boxes of one shape in one block layout, so their
+// lists have the same run lengths in the same order.
 //
 // An implementation is an Exchange (owns both buffers; start/finish fill the halo of
 // buffer t) registered under a name with HALO_REGISTER in its own halo_*.cc file, e.g.
@@ -116,24 +117,6 @@ inline dart_datatype_t dart_type(const std::vector<Run> &runs) {
   BENCH_DART_CHECK(
       dart_type_create_indexed(DART_TYPE_DOUBLE, runs.size(), len.data(), off.data(), &t));
   return t;
-}
-
-// Copy the elements of runs `from` (in block `src`) to runs `to` (in block `dst`); both
-// describe the same number of elements in the same order.
-inline void copy_runs(double *dst, const std::vector<Run> &to, const double *src,
-                      const std::vector<Run> &from) {
-  if (from.size() == to.size()) {
-    for (size_t i = 0; i < from.size(); ++i)
-      std::memcpy(dst + to[i].off, src + from[i].off, sizeof(double) * from[i].len);
-    return;
-  }
-  size_t ti = 0;
-  long tp = 0;
-  for (const Run &r : from)
-    for (long e = 0; e < r.len; ++e) {
-      dst[to[ti].off + tp] = src[r.off + e];
-      if (++tp == to[ti].len) ++ti, tp = 0;
-    }
 }
 
 }  // namespace halo
