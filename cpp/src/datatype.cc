@@ -137,9 +137,9 @@ struct BlockWalker {
         base += t.stride;
         break;
       case Datatype::Indexed:
-        *off = base + t.offsets[j];
-        l = t.blocklens[j];
-        if (++j == t.blocklens.size()) {
+        *off = base + t.blocks[j].off;
+        l = t.blocks[j].len;
+        if (++j == t.nblocks) {
           j = 0;
           base += t.pattern_extent;
         }
@@ -291,15 +291,19 @@ template <class F>
 void for_each_pair(const Datatype &dt, const Datatype &st, size_t nelem, F &&f) {
   // Two indexed types with the same block lengths (a face described on both sides, the
   // halo exchange's case): block j pairs with block j, no walk (nelem is a multiple of
-  // the common pattern, checked by the caller).
-  if (dt.kind == Datatype::Indexed && st.kind == Datatype::Indexed &&
-      dt.blocklens == st.blocklens) {
-    const size_t nb = st.blocklens.size();
-    for (size_t done = 0, dbase = 0, sbase = 0; done < nelem;
-         done += st.pattern_elems, dbase += dt.pattern_extent, sbase += st.pattern_extent)
-      for (size_t j = 0; j < nb; ++j)
-        f(dbase + dt.offsets[j], sbase + st.offsets[j], st.blocklens[j]);
-    return;
+  // the common pattern, checked by the caller). The comparison reads the lines the copy
+  // reads next.
+  if (dt.kind == Datatype::Indexed && st.kind == Datatype::Indexed && dt.nblocks == st.nblocks) {
+    const size_t nb = st.nblocks;
+    const Block *db = dt.blocks.get(), *sb = st.blocks.get();
+    size_t j = 0;
+    while (j < nb && db[j].len == sb[j].len) ++j;
+    if (j == nb) {
+      for (size_t done = 0, dbase = 0, sbase = 0; done < nelem;
+           done += st.pattern_elems, dbase += dt.pattern_extent, sbase += st.pattern_extent)
+        for (j = 0; j < nb; ++j) f(dbase + db[j].off, sbase + sb[j].off, sb[j].len);
+      return;
+    }
   }
   BlockWalker sw(st, nelem), dw(dt, nelem);
   size_t soff = 0, slen = 0, doff = 0, dlen = 0;
@@ -466,13 +470,14 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
   std::unique_ptr<Datatype> d(new Datatype());
   const Datatype &b = *bt;
   d->kind = Datatype::Indexed;
+  d->nblocks = (uint32_t)count;
+  d->blocks.reset(new Block[count]);
   std::vector<int> bl(count), disp(count);
   for (size_t i = 0; i < count; ++i) {
     if (blocklen[i] == 0 || blocklen[i] > INT_MAX || offset[i] > INT_MAX)
       return fail(DART_ERR_INVAL, fn, "block %zu: length %zu / offset %zu out of range", i,
                   blocklen[i], offset[i]);
-    d->blocklens.push_back(blocklen[i]);
-    d->offsets.push_back(offset[i]);
+    d->blocks[i] = Block{offset[i], blocklen[i]};
     d->pattern_elems += blocklen[i];
     d->pattern_extent = std::max(d->pattern_extent, offset[i] + blocklen[i]);
     d->pattern_first = i == 0 ? offset[i] : std::min(d->pattern_first, offset[i]);

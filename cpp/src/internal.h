@@ -142,22 +142,33 @@ class alignas(64) SeqSlot {
 // ---------------------------------------------------------------------------
 // datatypes
 // ---------------------------------------------------------------------------
-struct Datatype {
-  enum Kind { Basic, Strided, Indexed, Custom } kind = Basic;
+// One block of an indexed pattern: `len` elements at element offset `off`.
+struct Block {
+  size_t off, len;
+};
+
+// The first cache line holds everything a transfer reads to check and walk the type, so
+// that a call whose caches a computation swept out waits for one line per type, not two
+// or three (docs/design.md, "Datatypes").
+struct alignas(64) Datatype {
+  enum Kind : uint8_t { Basic, Strided, Indexed, Custom } kind = Basic;
+  bool overlapping = false;   // Indexed: some blocks share elements (then the type cannot
+                              // be the destination of a transfer)
+  bool owns_elem = false;  // mpi_elem is this type's own (custom types, types over them)
+  bool layout_owned = false;  // built by the layout cache (layout.cc): not for dart_type_destroy
+  uint32_t nblocks = 0;       // Indexed: blocks in the pattern (at most INT_MAX)
   dart_datatype_t base = DART_TYPE_UNDEFINED;  // basic element type (BYTE for custom)
   size_t elem_size = 0;       // bytes of one element as counted by nelem
-  MPI_Datatype mpi_elem = MPI_DATATYPE_NULL;  // MPI type of one element
-  bool owns_elem = false;  // mpi_elem is this type's own (custom types, types over them)
   // Strided: blocks of `blocklen` elements whose starts are `stride` elements apart.
   size_t stride = 0, blocklen = 0;
-  // Indexed: one pattern of blocks (blocklens[i] elements at element offset offsets[i],
-  // in any order), repeated every `pattern_extent` elements (the end of the furthest
-  // block); nelem must be a multiple of pattern_elems. `overlapping`: some blocks share
-  // elements (then the type cannot be the destination of a transfer).
-  std::vector<size_t> blocklens, offsets;
+  // Indexed: one pattern of `nblocks` blocks (in any order), repeated every
+  // `pattern_extent` elements (the end of the furthest block); nelem must be a multiple
+  // of pattern_elems.
   size_t pattern_elems = 0, pattern_extent = 0;
+  std::unique_ptr<Block[]> blocks;
+  // -- end of the first line (4 x 1 + 4 + 7 x 8 bytes)
   size_t pattern_first = 0;  // the smallest block offset: the first element the type touches
-  bool overlapping = false;
+  MPI_Datatype mpi_elem = MPI_DATATYPE_NULL;  // MPI type of one element
   MPI_Datatype mpi_pattern = MPI_DATATYPE_NULL;  // indexed pattern, resized to extent
   // The same pattern not resized, for one repetition: MPICH 4.0.2 (ch4:ucx) takes a slow
   // path for a resized type (a one-run 2 KiB get: 1.9 us against 0.64 us unresized).
@@ -171,7 +182,6 @@ struct Datatype {
   };
   std::unordered_map<size_t, CachedVector> vector_cache;
   std::mutex cache_mutex;
-  bool layout_owned = false;  // built by the layout cache (layout.cc): not for dart_type_destroy
 };
 
 // The basic types (dart_tables.h) in the order of their values.

@@ -160,7 +160,7 @@ inline size_t dense_span(const Xfer &x, size_t *first) {
   // One block is one MPI transfer already (the unresized pattern): no scratch copy.
   if (r.kind == Datatype::Strided ? x.nelem <= r.blocklen
                                   : r.kind != Datatype::Indexed ||
-                                        (r.blocklens.size() == 1 && x.nelem <= r.pattern_elems))
+                                        (r.nblocks == 1 && x.nelem <= r.pattern_elems))
     return 0;
   *first = r.kind == Datatype::Indexed ? r.pattern_first : 0;
   const size_t bytes = x.nelem * r.elem_size;  // no overflow: checked by prepare
