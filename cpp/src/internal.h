@@ -147,10 +147,10 @@ struct Block {
   size_t off, len;
 };
 
-// The first cache line holds everything a transfer reads to check and walk the type, so
-// that a call whose caches a computation swept out waits for one line per type, not two
-// or three (docs/design.md, "Datatypes").
-struct alignas(64) Datatype {
+// The first cache line of a Datatype: everything a transfer reads to check and walk the
+// type, so that a call whose caches a computation swept out waits for one line per type,
+// not two or three (docs/design.md, "Datatypes").
+struct alignas(64) DatatypeHead {
   enum Kind : uint8_t { Basic, Strided, Indexed, Custom } kind = Basic;
   bool overlapping = false;   // Indexed: some blocks share elements (then the type cannot
                               // be the destination of a transfer)
@@ -166,7 +166,10 @@ struct alignas(64) Datatype {
   // of pattern_elems.
   size_t pattern_elems = 0, pattern_extent = 0;
   std::unique_ptr<Block[]> blocks;
-  // -- end of the first line (4 x 1 + 4 + 7 x 8 bytes)
+};
+static_assert(sizeof(DatatypeHead) == 64, "a Datatype's transfer fields fill one cache line");
+
+struct Datatype : DatatypeHead {
   size_t pattern_first = 0;  // the smallest block offset: the first element the type touches
   MPI_Datatype mpi_elem = MPI_DATATYPE_NULL;  // MPI type of one element
   MPI_Datatype mpi_pattern = MPI_DATATYPE_NULL;  // indexed pattern, resized to extent
