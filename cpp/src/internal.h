@@ -149,7 +149,8 @@ struct Block {
 
 // The first cache line of a Datatype: everything a transfer reads to check and walk the
 // type, so that a call whose caches a computation swept out waits for one line per type,
-// not two or three (docs/design.md, "Datatypes").
+// not two or three (docs/design.md, "Datatypes"). owns_elem and layout_owned, which no
+// transfer reads, only fill bytes that would otherwise be padding.
 struct alignas(64) DatatypeHead {
   enum Kind : uint8_t { Basic, Strided, Indexed, Custom } kind = Basic;
   bool overlapping = false;   // Indexed: some blocks share elements (then the type cannot
