@@ -136,14 +136,16 @@ struct BlockWalker {
         l = t.blocklen;
         base += t.stride;
         break;
-      case Datatype::Indexed:
-        *off = base + t.blocks[j].off;
-        l = t.blocks[j].len;
+      case Datatype::Indexed: {
+        const Block b = t.block(j);
+        *off = base + b.off;
+        l = b.len;
         if (++j == t.nblocks) {
           j = 0;
           base += t.pattern_extent;
         }
         break;
+      }
       default:
         *off = 0;
         l = left;
@@ -296,6 +298,11 @@ void for_each_pair(const Datatype &dt, const Datatype &st, size_t nelem, F &&f) 
   if (dt.kind == Datatype::Indexed && st.kind == Datatype::Indexed && dt.nblocks == st.nblocks) {
     const size_t nb = st.nblocks;
     const Block *db = dt.blocks.get(), *sb = st.blocks.get();
+    Block d1, s1;  // one run per pattern (a 2D face): the types' first lines hold it
+    if (nb == 1) {
+      d1 = dt.block(0), s1 = st.block(0);
+      db = &d1, sb = &s1;
+    }
     size_t j = 0;
     while (j < nb && db[j].len == sb[j].len) ++j;
     if (j == nb) {

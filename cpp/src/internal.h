@@ -167,6 +167,12 @@ struct alignas(64) DatatypeHead {
   // of pattern_elems.
   size_t pattern_elems = 0, pattern_extent = 0;
   std::unique_ptr<Block[]> blocks;
+  // Block j of the indexed pattern. The block of a one-block pattern (a face that is one
+  // run) is read from this line: it ends at pattern_extent and holds pattern_elems
+  // elements, so a cold call does not wait for the array behind `blocks` too.
+  Block block(size_t j) const {
+    return nblocks == 1 ? Block{pattern_extent - pattern_elems, pattern_elems} : blocks[j];
+  }
 };
 static_assert(sizeof(DatatypeHead) == 64, "a Datatype's transfer fields fill one cache line");
 

@@ -375,6 +375,10 @@ TEST(Datatypes, IndexedOnBothSides) {
       // start of the other's: not the block-by-block pairing, the walk.
       {"same first block lengths, then different", {2, 1, 3}, {0, 4, 7}, {2, 1, 1, 2}, {10, 0, 3, 5}, 2, 2},
       {"one pattern the start of the other", {2, 2}, {0, 5}, {2, 2, 2, 2}, {1, 4, 8, 12}, 2, 1},
+      // One-block patterns: their block is read from the type's first line, not its array.
+      {"one block on both sides, three patterns", {3}, {2}, {3}, {5}, 3, 3},
+      {"one block on both sides, different lengths", {4}, {1}, {2}, {3}, 1, 2},
+      {"one block against two", {4}, {0}, {2, 2}, {6, 0}, 2, 2},
   };
   for (const Case &k : cases) {
     dart_datatype_t rt = DART_TYPE_UNDEFINED, lt = DART_TYPE_UNDEFINED;
