@@ -101,14 +101,6 @@ static dart_ret_t adopt_element(const Datatype &b, Datatype *d, const char *fn) 
   return DART_OK;
 }
 
-size_t granularity(const Datatype &t) {
-  switch (t.kind) {
-    case Datatype::Strided: return t.blocklen;
-    case Datatype::Indexed: return t.pattern_elems;
-    default: return 1;
-  }
-}
-
 // Byte offset of element k (a multiple of the granularity) in the layout.
 size_t elem_offset(const Datatype &t, size_t k) {
   switch (t.kind) {
@@ -253,37 +245,10 @@ dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
   return DART_OK;
 }
 
-// Bytes spanned by nelem elements of t; SIZE_MAX when that overflows (so every bounds check
-// against a segment fails instead of wrapping around).
-size_t type_extent_bytes(const Datatype &t, size_t nelem) {
-  if (nelem == 0) return 0;
-  size_t elems = nelem, bytes = 0;
-  switch (t.kind) {
-    case Datatype::Strided:  // (nblocks - 1) * stride + blocklen elements
-      if (__builtin_mul_overflow(nelem / t.blocklen - 1, t.stride, &elems) ||
-          __builtin_add_overflow(elems, t.blocklen, &elems))
-        return SIZE_MAX;
-      break;
-    case Datatype::Indexed:
-      if (nelem == t.pattern_elems) {  // one pattern (the common case): no division
-        elems = t.pattern_extent;
-      } else if (__builtin_mul_overflow(nelem / t.pattern_elems, t.pattern_extent, &elems)) {
-        return SIZE_MAX;
-      }
-      break;
-    default:
-      break;
-  }
-  return __builtin_mul_overflow(elems, t.elem_size, &bytes) ? SIZE_MAX : bytes;
-}
-
-dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn) {
-  const size_t gr = granularity(t);
-  if (nelem != gr && nelem % gr != 0)
-    return fail(DART_ERR_INVAL, fn,
-                "nelem %zu is not a multiple of the type's %s (%zu elements)", nelem,
-                t.kind == Datatype::Strided ? "block length" : "pattern size", gr);
-  return DART_OK;
+dart_ret_t type_count_error(const Datatype &t, size_t nelem, const char *fn) {
+  return fail(DART_ERR_INVAL, fn, "nelem %zu is not a multiple of the type's %s (%zu elements)",
+              nelem, t.kind == Datatype::Strided ? "block length" : "pattern size",
+              granularity(t));
 }
 
 namespace {

@@ -345,10 +345,47 @@ void type_mark_layout(dart_datatype_t t);
 void type_destroy_layout(dart_datatype_t t);
 void layouts_finalize();
 
-// Number of bytes spanned at the memory side of a transfer of nelem elements.
-size_t type_extent_bytes(const Datatype &t, size_t nelem);
+// The element count a transfer's nelem must be a multiple of.
+inline size_t granularity(const DatatypeHead &t) {
+  switch (t.kind) {
+    case Datatype::Strided: return t.blocklen;
+    case Datatype::Indexed: return t.pattern_elems;
+    default: return 1;
+  }
+}
+// Bytes spanned by nelem elements of t; SIZE_MAX when that overflows (so every bounds
+// check against a segment fails instead of wrapping around). Inline, as the next
+// function: the transfer calls read no code lines elsewhere for them (after a computation
+// swept the caches, each costs a wait).
+inline size_t type_extent_bytes(const DatatypeHead &t, size_t nelem) {
+  if (nelem == 0) return 0;
+  size_t elems = nelem, bytes = 0;
+  switch (t.kind) {
+    case Datatype::Strided:  // (nblocks - 1) * stride + blocklen elements
+      if (__builtin_mul_overflow(nelem / t.blocklen - 1, t.stride, &elems) ||
+          __builtin_add_overflow(elems, t.blocklen, &elems))
+        return SIZE_MAX;
+      break;
+    case Datatype::Indexed:
+      if (nelem == t.pattern_elems) {  // one pattern (the common case): no division
+        elems = t.pattern_extent;
+      } else if (__builtin_mul_overflow(nelem / t.pattern_elems, t.pattern_extent, &elems)) {
+        return SIZE_MAX;
+      }
+      break;
+    default:
+      break;
+  }
+  return __builtin_mul_overflow(elems, t.elem_size, &bytes) ? SIZE_MAX : bytes;
+}
+dart_ret_t type_count_error(const Datatype &t, size_t nelem, const char *fn)
+    __attribute__((cold, noinline));
 // Validates that nelem elements fit the type's block pattern.
-dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn);
+inline dart_ret_t check_type_count(const Datatype &t, size_t nelem, const char *fn) {
+  const size_t gr = granularity(t);
+  if (DART_UNLIKELY(nelem != gr && nelem % gr != 0)) return type_count_error(t, nelem, fn);
+  return DART_OK;
+}
 // memcpy with the common one-element sizes inlined (a call to libc's memcpy costs as
 // much as the rest of an 8-byte same-node transfer, or as a float64 run of a face).
 inline void copy_bytes(void *dst, const void *src, size_t n) {
