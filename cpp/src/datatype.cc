@@ -12,7 +12,6 @@ namespace detail {
 
 Datatype g_basic[(size_t)DART_TYPE_LAST];
 SeqSlot<ValidType> g_valid_types[1u << kValidTypeBits];
-std::atomic<uint64_t> g_types_epoch{1};
 
 namespace {
 
@@ -21,7 +20,7 @@ std::unordered_set<const Datatype *> g_derived;  // live derived types
 // With g_types_mutex held: d leaves the live set.
 bool forget_derived(const Datatype *d) {
   if (!g_derived.erase(d)) return false;
-  g_types_epoch.fetch_add(1, std::memory_order_release);
+  g_hot.types_epoch.fetch_add(1, std::memory_order_release);
   return true;
 }
 
@@ -195,7 +194,7 @@ void types_finalize() {
     delete o;
   }
   g_ops.clear();
-  g_types_epoch.fetch_add(1, std::memory_order_release);  // before the types go
+  g_hot.types_epoch.fetch_add(1, std::memory_order_release);  // before the types go
   for (const Datatype *d : g_derived) free_derived(const_cast<Datatype *>(d));
   g_derived.clear();
   for (size_t t = 1; g_minmax_set && t < (size_t)DART_TYPE_LAST; ++t) {
@@ -226,7 +225,7 @@ const Datatype *lookup_type(dart_datatype_t t) {
   const Datatype *d = reinterpret_cast<const Datatype *>(t);
   if (d == nullptr) return nullptr;
   // Read before the lookup: a removal after this read leaves an entry that never counts.
-  const uint64_t epoch = g_types_epoch.load(std::memory_order_acquire);
+  const uint64_t epoch = g_hot.types_epoch.load(std::memory_order_acquire);
   if (type_known_valid(d, epoch)) return d;
   {
     std::lock_guard<std::mutex> lock(g_types_mutex);

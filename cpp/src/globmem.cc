@@ -18,7 +18,6 @@ namespace detail {
 // translation cache (internal.h, lookup)
 // ---------------------------------------------------------------------------
 SeqSlot<Xlate> g_xlate[1u << kXlateBits];
-std::atomic<uint64_t> g_xlate_epoch{1};
 
 void xlate_fill(const dart_gptr_t &gp, uint64_t epoch, const Segment *seg, int unit) {
   const uint64_t key = xlate_key(gp);

@@ -15,7 +15,7 @@
 namespace dart {
 namespace detail {
 
-State *g = nullptr;
+Hot g_hot;
 
 namespace {
 

@@ -103,6 +103,24 @@ struct Config {
 dart_ret_t read_config(Config *cfg, const char *fn);
 
 // ---------------------------------------------------------------------------
+// the first line: what every call reads before anything else
+// ---------------------------------------------------------------------------
+// The state and the epochs of the two caches below (valid datatypes, translations) in
+// one cache line, so that a call made after a computation swept the caches waits for one
+// line here, not three. The epochs outlive init/exit cycles (no cache entry survives into
+// the next one). Hidden: the library reads it PC-relative, without a load from the GOT
+// first.
+struct State;
+struct alignas(64) Hot {
+  State *state = nullptr;                // nullptr when not initialized
+  std::atomic<uint64_t> types_epoch{1};  // g_valid_types (datatype.cc)
+  std::atomic<uint64_t> xlate_epoch{1};  // g_xlate (globmem.cc)
+};
+extern Hot g_hot __attribute__((visibility("hidden")));
+// The state by its short name (the compiler reads g_hot.state directly).
+inline State *&g = g_hot.state;
+
+// ---------------------------------------------------------------------------
 // lock-free caches
 // ---------------------------------------------------------------------------
 // A slot of a direct-mapped cache that every thread reads without a lock: a seqlock
@@ -311,7 +329,6 @@ struct ValidType {
 constexpr unsigned kValidTypeBits = 6;
 extern SeqSlot<ValidType> g_valid_types[1u << kValidTypeBits]
     __attribute__((visibility("hidden")));
-extern std::atomic<uint64_t> g_types_epoch __attribute__((visibility("hidden")));
 inline SeqSlot<ValidType> &valid_type_slot(const Datatype *d) {
   return g_valid_types[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> (64 - kValidTypeBits)];
 }
@@ -332,7 +349,7 @@ inline dart_ret_t check_type(dart_datatype_t t, const char *fn, const char *what
     return DART_OK;
   }
   const Datatype *d = reinterpret_cast<const Datatype *>(t);
-  if (DART_LIKELY(type_known_valid(d, g_types_epoch.load(std::memory_order_acquire)))) {
+  if (DART_LIKELY(type_known_valid(d, g_hot.types_epoch.load(std::memory_order_acquire)))) {
     *out = d;
     return DART_OK;
   }
@@ -590,7 +607,13 @@ class PoolAllocator {
 // ---------------------------------------------------------------------------
 // global runtime state (one per dart_init/dart_exit cycle)
 // ---------------------------------------------------------------------------
-struct State {
+// Its first line holds what the transfer calls read of it (with cfg.transfer_chunk).
+struct alignas(64) State {
+  // Progress processes (progress.cc); nullptr when DART_PROGRESS_PER_NODE is 0.
+  struct Progress *progress = nullptr;
+  unsigned quirks = 0;  // the MPI quirks in force, a bit set over Quirk
+  // More processes on this machine than cores (or DART_WAIT=sleep): see Backoff.
+  bool oversubscribed = false;
   Config cfg;
   bool mpi_started_by_dart = false;
   int thread_level = MPI_THREAD_SINGLE;
@@ -612,23 +635,14 @@ struct State {
   std::mutex pool_mutex;
   std::string config_string;
   MpiLibrary mpi;             // the MPI library and its version (quirks.h)
-  unsigned quirks = 0;        // the MPI quirks in force, a bit set over Quirk
   std::string quirks_string;  // dart_mpi_quirks()
-  // More processes on this machine than cores (or DART_WAIT=sleep): see Backoff.
-  bool oversubscribed = false;
   // Quirk ompi-rdma-shared-file: a lock word shared by the units of this machine (a
   // shared window on MPI's shared-memory communicator; globmem.cc, create_window).
   MPI_Win machine_lock_win = MPI_WIN_NULL;
   int *machine_lock = nullptr;
-  // Progress processes (progress.cc); nullptr when DART_PROGRESS_PER_NODE is 0.
-  struct Progress *progress = nullptr;
   int fault_site = -1;                // cfg.fault_site once dart_init has succeeded
   std::atomic<long> fault_passes{0};  // passes of the DART_FAULT site since then
 };
-
-// Hidden: the library reads it PC-relative, without a load from the GOT first (it is on
-// the chain of dependent loads of every lookup).
-extern State *g __attribute__((visibility("hidden")));  // nullptr when not initialized
 
 // Whether a workaround of quirks.h is in force.
 inline bool quirk(Quirk q) { return (g->quirks >> (unsigned)q) & 1u; }
@@ -804,8 +818,7 @@ struct Xlate {
 static_assert(sizeof(Xlate) <= 56, "an entry and its seq fill one cache line");
 constexpr unsigned kXlateBits = 6;
 extern SeqSlot<Xlate> g_xlate[1u << kXlateBits] __attribute__((visibility("hidden")));
-extern std::atomic<uint64_t> g_xlate_epoch __attribute__((visibility("hidden")));
-inline void xlate_forget() { g_xlate_epoch.fetch_add(1, std::memory_order_acq_rel); }
+inline void xlate_forget() { g_hot.xlate_epoch.fetch_add(1, std::memory_order_acq_rel); }
 
 // The key of a global pointer: its first word (unit, segment, team) without the flags.
 inline uint64_t xlate_key(const dart_gptr_t &gp) {
@@ -825,7 +838,7 @@ __attribute__((always_inline)) inline bool xlate_hit(const dart_gptr_t &gp, size
   const uint64_t key = xlate_key(gp);
   Xlate x;
   if (!xlate_slot(key).read(&x) || x.key != key ||
-      x.epoch != g_xlate_epoch.load(std::memory_order_acquire))
+      x.epoch != g_hot.xlate_epoch.load(std::memory_order_acquire))
     return false;
   const uint64_t off = gp.addr_or_offs.offset;
   if (DART_UNLIKELY(off > x.cap || extent > x.cap - off)) return false;
@@ -846,7 +859,7 @@ void xlate_fill(const dart_gptr_t &gp, uint64_t epoch, const Segment *seg, int u
 // records the translation in the cache.
 __attribute__((noinline)) inline Miss lookup_tables(const dart_gptr_t &gp, size_t extent,
                                                     Target *t) {
-  const uint64_t epoch = g_xlate_epoch.load(std::memory_order_acquire);  // before the walk
+  const uint64_t epoch = g_hot.xlate_epoch.load(std::memory_order_acquire);  // before the walk
   if (DART_UNLIKELY(g == nullptr)) return Miss::NotInit;
   if (DART_UNLIKELY(gp.teamid < 0)) return Miss::BadTeamId;
   const Team *team = g->teams.get((size_t)gp.teamid);  // an int16: inside the table
