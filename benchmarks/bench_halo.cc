@@ -6,14 +6,16 @@
 //                           [--only impl,...] [--placement LABEL] [--out FILE]
 //                           [--progress]
 //
-// Per iteration and implementation: exchange = start + finish of the halo of the
-// current buffer (including the synchronisation the implementation needs), compute =
+// Per iteration and implementation: exchange = sync + start + finish of the halo of the
+// current buffer (the synchronisation the implementation needs and the transfers),
+// transfer = start + finish alone (the exchange without its barrier, whose wait is the
+// units' difference in arrival: what an implementation's calls cost), compute =
 // the stencil update; blocking implementations update everything after the exchange,
 // non-blocking ones (-nb) update the interior between start and finish and the boundary
 // shell after. The row reports median and min over the timed iterations of the maximum
 // over units. The final field of every implementation is hashed (FNV-1a over the bytes of
 // every unit's interior, combined in rank order) and must equal the `dart` one, else
-// the job aborts before printing its rows. Rows: bench=halo, op=exchange|compute,
+// the job aborts before printing its rows. Rows: bench=halo, op=exchange|transfer|compute,
 // bytes = bytes of one unit's block interior, last column `case` = "3d-32" etc.
 // --progress: the job runs with progress processes (DART_PROGRESS_PER_NODE); the rows'
 // impl names get the suffix -progress, and a run without progress processes fails.
@@ -281,12 +283,14 @@ int main(int argc, char **argv) {
       std::unique_ptr<halo::Exchange> x = impl.make(g, nb);
       for (int t = 0; t < 2; ++t) init(g, x->field(t));
       BENCH_MPI_CHECK(MPI_Barrier(g.world));
-      std::vector<double> tx, tc;
+      std::vector<double> tx, tt, tc;
       int cur = 0;
       for (long it = 0; it < o.warmup + o.iters; ++it) {
         const double *u = x->field(cur);
         double *un = x->field(1 - cur);
         double t0 = MPI_Wtime();
+        x->sync(cur);
+        double ts = MPI_Wtime();
         x->start(cur);
         double t1 = MPI_Wtime(), t2 = t1, t3 = t1;
         if (nb) {
@@ -303,17 +307,18 @@ int main(int argc, char **argv) {
         double t4 = MPI_Wtime();
         if (it >= o.warmup) {
           tx.push_back((t1 - t0) + (t3 - t2));
+          tt.push_back((t1 - ts) + (t3 - t2));
           tc.push_back((t2 - t1) + (t4 - t3));
         }
         cur = 1 - cur;
       }
       BENCH_MPI_CHECK(MPI_Barrier(g.world));
       const uint64_t h = field_hash(g, x->field(cur));
-      std::vector<double> mx(tx.size()), mc(tc.size());
-      BENCH_MPI_CHECK(MPI_Reduce(tx.data(), mx.data(), static_cast<int>(tx.size()), MPI_DOUBLE,
-                                 MPI_MAX, 0, g.world));
-      BENCH_MPI_CHECK(MPI_Reduce(tc.data(), mc.data(), static_cast<int>(tc.size()), MPI_DOUBLE,
-                                 MPI_MAX, 0, g.world));
+      std::vector<double> mx(tx.size()), mt(tt.size()), mc(tc.size());
+      for (auto [in, max] : {std::pair<std::vector<double> *, std::vector<double> *>{&tx, &mx},
+                             {&tt, &mt}, {&tc, &mc}})
+        BENCH_MPI_CHECK(MPI_Reduce(in->data(), max->data(), static_cast<int>(in->size()),
+                                   MPI_DOUBLE, MPI_MAX, 0, g.world));
       x.reset();
       BENCH_MPI_CHECK(MPI_Barrier(g.world));
       if (g.rank != 0) continue;
@@ -327,7 +332,7 @@ int main(int argc, char **argv) {
         MPI_Abort(MPI_COMM_WORLD, 4);
       }
       for (auto [op, v] : {std::pair<const char *, std::vector<double> *>{"exchange", &mx},
-                           {"compute", &mc}}) {
+                           {"transfer", &mt}, {"compute", &mc}}) {
         double med, mn;
         stats(*v, &med, &mn);
         std::fprintf(out, "halo,%s,%s,%ld,%d,%s,%.4f,%.4f,%zu,%s\n", row.c_str(), op,

@@ -9,8 +9,9 @@
 // the peer reads (`own`). The three are boxes of one shape in one block layout, so their
 // lists have the same run lengths in the same order.
 //
-// An implementation is an Exchange (owns both buffers; start/finish fill the halo of
-// buffer t) registered under a name with HALO_REGISTER in its own halo_*.cc file, e.g.
+// An implementation is an Exchange (owns both buffers; sync waits until the neighbours
+// have written buffer t, where the implementation needs that wait; start/finish fill the
+// halo of buffer t) registered under a name with HALO_REGISTER in its own halo_*.cc file, e.g.
 //   HALO_REGISTER(my_impl, "my-impl", 50, [](const halo::Geometry &g, bool nb) {
 //     return std::unique_ptr<halo::Exchange>(new MyExchange(g, nb)); });
 // registers "my-impl" (blocking: start does everything, finish nothing) and "my-impl-nb"
@@ -64,6 +65,9 @@ class Exchange {
  public:
   virtual ~Exchange() = default;
   virtual double *field(int t) = 0;  // my block of buffer t (t = 0, 1)
+  // The synchronisation before the transfers (a barrier); none where the transfers
+  // themselves synchronise (messages, notifications). bench_halo times it apart.
+  virtual void sync(int) {}
   virtual void start(int t) = 0;
   virtual void finish(int t) = 0;
 };

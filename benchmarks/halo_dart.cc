@@ -30,8 +30,8 @@ class DartHalo : public halo::Exchange {
     BENCH_DART_CHECK(dart_team_memfree(seg_));
   }
   double *field(int t) override { return base_ + t * size_; }
+  void sync(int) override { BENCH_DART_CHECK(dart_barrier(DART_TEAM_ALL)); }
   void start(int t) override {
-    BENCH_DART_CHECK(dart_barrier(DART_TEAM_ALL));
     for (size_t i = 0; i < gets_.size(); ++i) {
       const Get &x = gets_[i];
       dart_gptr_t src = seg_;

@@ -42,7 +42,16 @@ def test_benchmark_suite_quick(tmp_path: Path):
             rows = list(csv.DictReader(fh))
         assert rows and all(r["mpi"] == "mpich" for r in rows), exp
     with open(out / "halo-mpich.csv") as fh:
-        halo = {r["impl"] for r in csv.DictReader(fh)}
+        halo_rows = list(csv.DictReader(fh))
+    halo = {r["impl"] for r in halo_rows}
+    # transfer is the exchange without its barrier, timed inside it: never longer.
+    times = {(r["impl"], r["op"], r["units"], r["placement"], r["case"]): float(r["median_us"])
+             for r in halo_rows}
+    transfer = {k: v for k, v in times.items() if k[1] == "transfer"}
+    for impl in ("dart", "dart-nb", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p"):
+        assert any(k[0] == impl for k in transfer), impl
+    for k, v in transfer.items():
+        assert v <= times[(k[0], "exchange") + k[2:]], k
     for impl in ("dart", "dart-nb", "dart-notify", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p",
                  "mpi-p2p-nb", "dart-example", "dartpy"):
         assert impl in halo, impl
