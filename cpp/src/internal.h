@@ -910,15 +910,22 @@ struct Fast : Target {
   MPI_Datatype type;
 };
 
+// The condition of the fast paths on the arguments (one basic type on both sides, a
+// buffer, 1 to DART_TRANSFER_CHUNK elements): the bytes to move, or 0.
+__attribute__((always_inline)) inline size_t fast_bytes(const void *local, size_t nelem,
+                                                        dart_datatype_t a, dart_datatype_t b) {
+  if (!(a == b && is_basic(a) && local != nullptr && nelem > 0 && g != nullptr &&
+        nelem <= g->cfg.transfer_chunk))
+    return 0;
+  return nelem * kBasicSize[a];  // nelem <= INT_MAX: no overflow
+}
+
 template <bool WantRma>
 __attribute__((always_inline)) inline bool fast_target(const dart_gptr_t &gp, const void *local,
                                                        size_t nelem, dart_datatype_t a,
                                                        dart_datatype_t b, Fast *f) {
-  if (!(a == b && is_basic(a) && local != nullptr && nelem > 0 && g != nullptr &&
-        nelem <= g->cfg.transfer_chunk))
-    return false;
-  const size_t bytes = nelem * kBasicSize[a];  // nelem <= INT_MAX: no overflow
-  if (lookup(gp, bytes, f) != Miss::None) return false;
+  const size_t bytes = fast_bytes(local, nelem, a, b);
+  if (bytes == 0 || lookup(gp, bytes, f) != Miss::None) return false;
   f->bytes = bytes;
   if (!WantRma && DART_LIKELY(f->direct != nullptr)) return true;  // load/store needs no more
   if (f->win == MPI_WIN_NULL) return false;

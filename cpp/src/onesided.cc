@@ -432,9 +432,10 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
 enum class Mode { AtFlush, Blocking, Handle };
 
 template <bool Put, Mode M>
-inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
-                           dart_datatype_t local_t, dart_datatype_t remote_t,
-                           dart_handle_t *handle, const char *fn) {
+__attribute__((noinline)) dart_ret_t transfer_general(const dart_gptr_t &gptr, void *buf,
+                                                      size_t nelem, dart_datatype_t local_t,
+                                                      dart_datatype_t remote_t,
+                                                      dart_handle_t *handle, const char *fn) {
   if (M == Mode::Handle && handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
   // Progress processes: a blocking transfer first completes the offloaded ones.
   if (M == Mode::Blocking) DART_TRY(progress_drain(fn));
@@ -493,6 +494,27 @@ inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf, size_t nelem,
     *handle = handle_alloc(x.t.win, x.t.rank);
   }
   return DART_OK;
+}
+
+// What each entry point inlines: a same-node transfer of one basic type whose translation
+// is cached (no progress processes) costs the argument checks, the cache line and the
+// copy, without a call and without the frame of the general path. Everything else, and
+// every error, goes to transfer_general, which checks again from the start.
+template <bool Put, Mode M>
+__attribute__((always_inline)) inline dart_ret_t transfer(const dart_gptr_t &gptr, void *buf,
+                                                          size_t nelem, dart_datatype_t local_t,
+                                                          dart_datatype_t remote_t,
+                                                          dart_handle_t *handle, const char *fn) {
+  Fast f;
+  if ((M != Mode::Handle || handle != nullptr) &&
+      (f.bytes = fast_bytes(buf, nelem, local_t, remote_t)) != 0 &&
+      DART_LIKELY(g->progress == nullptr) && xlate_hit(gptr, f.bytes, &f) &&
+      f.direct != nullptr) {
+    fast_copy(f, buf, Put);
+    if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
+    return DART_OK;
+  }
+  return transfer_general<Put, M>(gptr, buf, nelem, local_t, remote_t, handle, fn);
 }
 
 }  // namespace
