@@ -379,6 +379,9 @@ TEST(Datatypes, IndexedOnBothSides) {
       {"one block on both sides, three patterns", {3}, {2}, {3}, {5}, 3, 3},
       {"one block on both sides, different lengths", {4}, {1}, {2}, {3}, 1, 2},
       {"one block against two", {4}, {0}, {2, 2}, {6, 0}, 2, 2},
+      // One run on both sides at different offsets: MPI gets the element type and a
+      // count (rma_start), not the two indexed types.
+      {"one block on both sides, one pattern each", {4}, {3}, {4}, {6}, 1, 1},
   };
   for (const Case &k : cases) {
     dart_datatype_t rt = DART_TYPE_UNDEFINED, lt = DART_TYPE_UNDEFINED;
