@@ -92,7 +92,7 @@ inline bool one_run(const Datatype &t, size_t nelem, size_t *first) {
 
 // Starts the MPI operations of a remote transfer (no completion). When both sides are
 // one contiguous run, MPI gets the element type and a count, not the derived types:
-// MPICH 4.0 (ch4:ucx) costs 0.2-0.4 us more per call for an indexed type of one block
+// MPICH 4.0 (ch4:ucx) costs 0.1-0.2 us more per call for an indexed type of one block
 // than for MPI_DOUBLE with a count (a 2 KiB face, docs/design.md "Datatypes").
 inline dart_ret_t rma_start(const Xfer &x, const void *local, bool put, const char *fn) {
   if (x.nelem == 0) return DART_OK;
