@@ -84,8 +84,9 @@ inline bool one_run(const Datatype &t, size_t nelem, size_t *first) {
     case Datatype::Basic: *first = 0; return true;
     case Datatype::Strided: *first = 0; return nelem <= t.blocklen;
     case Datatype::Indexed:
-      *first = t.pattern_extent - t.pattern_elems;  // of a one-block pattern (block())
-      return t.nblocks == 1 && nelem <= t.pattern_elems;
+      if (t.nblocks != 1 || nelem > t.pattern_elems) return false;
+      *first = t.block(0).off;
+      return true;
     default: return false;
   }
 }
