@@ -9,6 +9,7 @@
 #include <dash/dart/if/dart_mpi.h>
 #include <mpi.h>
 
+#include "error.h"
 #include "quirks.h"
 
 #include <atomic>
@@ -26,21 +27,14 @@
 #include <unordered_set>
 #include <vector>
 
-#define DART_LIKELY(x) __builtin_expect(!!(x), 1)
-#define DART_UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 struct dart_handle_struct;
 
 namespace dart {
 namespace detail {
 
 // ---------------------------------------------------------------------------
-// errors: every failing entry point records a per-thread detail message
+// errors (error.h: fail, DART_TRY): the translation of MPI return codes
 // ---------------------------------------------------------------------------
-
-// Records "fn: <formatted message>" as the calling thread's detail and returns code.
-dart_ret_t fail(dart_ret_t code, const char *fn, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4), cold));
 
 // Translates an MPI return code; DART_OK for MPI_SUCCESS, otherwise records the MPI
 // error string (with `what`, the MPI call) and returns DART_ERR_NOMEM or DART_ERR_OTHER.
@@ -49,14 +43,6 @@ dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) __attribute__(
 inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
   return DART_LIKELY(rc == MPI_SUCCESS) ? DART_OK : mpi_fail(rc, fn, what);
 }
-
-// Evaluate an expression yielding dart_ret_t; return it from the caller unless DART_OK.
-#define DART_TRY(expr)                              \
-  do {                                              \
-    dart_ret_t dart_try_rc_ = (expr);               \
-    if (DART_UNLIKELY(dart_try_rc_ != DART_OK))     \
-      return dart_try_rc_;                          \
-  } while (0)
 
 #define DART_MPI(call, fn) DART_TRY(::dart::detail::mpi_check((call), (fn), #call))
 

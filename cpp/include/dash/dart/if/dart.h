@@ -41,8 +41,10 @@ extern "C" {
 #include <dash/dart/if/dart_communication.h>
 #include <dash/dart/if/dart_synchronization.h>
 
-/* DART-MPI extensions (error text, gptr accessors, locality queries). */
+/* DART-MPI extensions (error text, gptr accessors, locality queries, notified access,
+ * distributed arrays with ghost layers). */
 #include <dash/dart/if/dart_ext.h>
 #include <dash/dart/if/dart_notify.h>
+#include <dash/dart/if/dart_array.h>
 
 #endif /* DART__DART_H_ */

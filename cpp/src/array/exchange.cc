@@ -1,0 +1,266 @@
+// The halo update of a distributed array: its ghost regions and the two protocols.
+//
+// Directions. A ghost region of a unit R lies next to its block in direction
+// delta = (delta_0, .., delta_{n-1}), each -1, 0 or +1, not all 0: below the block where
+// delta_d = -1, alongside it where 0, above it where +1. It is filled from the interior of
+// the unit S = R + delta (wrapped where periodic), the region's source. Each region has
+// an index, dir = sum_d (delta_d + 1) * 3^(n-1-d), and the same index names it at both
+// ends: R receives region dir from S, S serves region dir to R = S - delta. A unit
+// receives at most one region and serves at most one region per direction, also when it
+// is its own neighbour or meets one neighbour in two directions (periodic, two processes).
+//
+// Counters. Every unit has 2 * 3^n notification counters per array (dart_notify_alloc):
+// kind 0 at index dir says "region dir may now be read from here" (GET: the source is
+// ready) or "region dir has arrived here" (NOTIFY: the source pushed it); kind 1 at index
+// dir says "the receiver of region dir is done with my interior" (GET) or "the receiver's
+// ghosts of region dir are free" (NOTIFY). A region's counter changes at most once per
+// update until its owner takes the signal (the next signal of that counter needs the
+// owner's next update), so a count of 1 never mixes two updates.
+//
+// GET:    begin: signal ready (kind 0) to every receiver I serve; start the gets whose
+//                ready has arrived.
+//         end:   start the remaining gets as their readies arrive; wait for the gets;
+//                signal done (kind 1) to every source; wait for done from every receiver.
+// NOTIFY: begin: signal free (kind 1) to every source; push the regions whose free has
+//                arrived (a notified put: data, then kind 0 at the receiver).
+//         end:   push the remaining regions as their frees arrive; complete the pushes;
+//                wait for every region's arrival (kind 0).
+// No unit waits for a signal that depends on its own later step, so neither deadlocks;
+// the only units that wait for each other are neighbours.
+#include "array.h"
+
+#include <algorithm>
+
+namespace dart {
+namespace array {
+
+size_t exchange_counters(int ndim) {
+  size_t n = 2;
+  for (int d = 0; d < ndim; ++d) n *= 3;
+  return n;
+}
+
+namespace {
+
+int ndirs(int ndim) { return (int)(exchange_counters(ndim) / 2); }
+
+// The direction vector of index dir.
+Dims delta_of(int ndim, int dir) {
+  Dims delta{};
+  for (int d = ndim - 1; d >= 0; --d) {
+    delta[d] = dir % 3 - 1;
+    dir /= 3;
+  }
+  return delta;
+}
+
+// The boxes of the region between receiver coordinates r and source coordinates s in
+// direction delta: extents, the ghost box's start in the receiver's block and the source
+// box's start in the source's block (both blocks with ghosts, C order).
+struct Boxes {
+  Index ext{}, ghost_start{}, source_start{};
+};
+
+Boxes boxes(const Decomp &dc, const Dims &r, const Dims &s, const Dims &delta) {
+  Boxes b;
+  for (int d = 0; d < dc.ndim; ++d) {
+    const int64_t lo = dc.halo_lo[d], er = dc.extent(d, r[d]), es = dc.extent(d, s[d]);
+    switch (delta[d]) {
+      case -1:  // the source's top halo_lo points -> the receiver's lower ghosts
+        b.ext[d] = lo;
+        b.ghost_start[d] = 0;
+        b.source_start[d] = lo + es - lo;
+        break;
+      case 0:  // the same grid coordinate: the whole interior extent
+        b.ext[d] = er;
+        b.ghost_start[d] = lo;
+        b.source_start[d] = lo;
+        break;
+      default:  // the source's first halo_hi points -> the receiver's upper ghosts
+        b.ext[d] = dc.halo_hi[d];
+        b.ghost_start[d] = lo + er;
+        b.source_start[d] = lo;
+        break;
+    }
+  }
+  return b;
+}
+
+// Whether region delta exists for the stencil and has points (every side it lies on has
+// a width).
+bool region_exists(const Decomp &dc, const Dims &delta) {
+  int moved = 0;
+  for (int d = 0; d < dc.ndim; ++d) {
+    if (delta[d] == 0) continue;
+    ++moved;
+    if ((delta[d] < 0 ? dc.halo_lo[d] : dc.halo_hi[d]) == 0) return false;
+  }
+  return moved == 1 || (moved > 1 && dc.stencil == DART_STENCIL_BOX);
+}
+
+// The neighbour of coordinates c in direction sign * delta; false past a boundary.
+bool neighbour(const Decomp &dc, const Dims &c, const Dims &delta, int sign, Dims *out) {
+  for (int d = 0; d < dc.ndim; ++d) {
+    const int n = dc.step(d, c[d], sign * delta[d]);
+    if (n < 0) return false;
+    (*out)[d] = n;
+  }
+  return true;
+}
+
+dart_gptr_t counter_of(const dart_array_struct *a, int unit, int kind, int dir) {
+  dart_gptr_t g = a->counters;
+  g.unitid = unit;  // the same counter block, another unit (dart_gptr_setunit)
+  g.addr_or_offs.offset =
+      (uint64_t)((size_t)kind * (size_t)ndirs(a->dc.ndim) + (size_t)dir) * sizeof(uint64_t);
+  return g;
+}
+
+dart_ret_t signal(const dart_gptr_t &counter, const char *fn) {
+  DART_ARRAY_TRY(dart_notify(counter, 1, DART_NOTIFY_ADD), fn);
+  return DART_OK;
+}
+
+// Starts the transfer of region k of `side` (recv: a get, send: a notified put).
+dart_ret_t start(dart_array_struct *a, std::vector<Region> &side, size_t k, const char *fn) {
+  Region &r = side[k];
+  char *local = static_cast<char *>(a->local) + r.local_off * (int64_t)a->point_size;
+  dart_handle_t h = DART_HANDLE_NULL;
+  if (&side == &a->recv)
+    DART_ARRAY_TRY(dart_get_handle(local, r.remote, r.nelem, r.remote_type, r.local_type, &h), fn);
+  else
+    DART_ARRAY_TRY(dart_put_notify_handle(r.remote, local, r.nelem, r.local_type, r.remote_type,
+                                          r.peer_counter[0], 1, DART_NOTIFY_ADD, &h),
+                   fn);
+  a->handles[k] = h;
+  a->started[k] = 1;
+  return DART_OK;
+}
+
+// The side whose regions this unit transfers, and the counter kind that lets it start.
+std::vector<Region> &moving_side(dart_array_struct *a) {
+  return a->exchange == DART_ARRAY_EXCHANGE_GET ? a->recv : a->send;
+}
+
+// Starts every region of the moving side whose go-ahead has arrived; with `wait`, until
+// all are started (waiting for the first one missing when none arrived in a round).
+dart_ret_t start_ready(dart_array_struct *a, bool wait, const char *fn) {
+  std::vector<Region> &side = moving_side(a);
+  const int kind = a->exchange == DART_ARRAY_EXCHANGE_GET ? 0 : 1;
+  for (;;) {
+    size_t pending = side.size();
+    for (size_t k = 0; k < side.size(); ++k) {
+      if (a->started[k]) continue;
+      int32_t flag = 0;
+      DART_ARRAY_TRY(dart_notify_test(side[k].own_counter[kind], 1, &flag), fn);
+      if (flag) {
+        DART_TRY(start(a, side, k, fn));
+      } else if (pending == side.size()) {
+        pending = k;
+      }
+    }
+    if (pending == side.size() || !wait) return DART_OK;
+    DART_ARRAY_TRY(dart_notify_wait(side[pending].own_counter[kind], 1), fn);
+    DART_TRY(start(a, side, pending, fn));
+  }
+}
+
+}  // namespace
+
+dart_ret_t exchange_plan(dart_array_struct *a, const char *fn) {
+  const Decomp &dc = a->dc;
+  const Index mine = a->local_shape;
+  for (int dir = 0; dir < ndirs(dc.ndim); ++dir) {
+    const Dims delta = delta_of(dc.ndim, dir);
+    if (!region_exists(dc, delta)) continue;
+    // Received: my ghosts of direction delta, from S = me + delta.
+    Dims s{}, r{};
+    if (neighbour(dc, a->coords, delta, +1, &s)) {
+      const Boxes b = boxes(dc, a->coords, s, delta);
+      Region g;
+      g.dir = dir;
+      g.peer = dc.unit_at(s);
+      g.local_off = box_offset(dc.ndim, b.ghost_start, mine);
+      const Index theirs = dc.local_shape(s);
+      g.remote_off = box_offset(dc.ndim, b.source_start, theirs);
+      a->recv.push_back(g);  // owns its types from here on (exchange_release)
+      Region &x = a->recv.back();
+      DART_TRY(box_type(a->dtype, a->components, dc.ndim, b.ext, c_strides(dc.ndim, mine),
+                        &x.local_type, &x.nelem, fn));
+      DART_TRY(box_type(a->dtype, a->components, dc.ndim, b.ext, c_strides(dc.ndim, theirs),
+                        &x.remote_type, &x.nelem, fn));
+    }
+    // Served: my interior for the ghosts of direction delta of R = me - delta.
+    if (neighbour(dc, a->coords, delta, -1, &r)) {
+      const Boxes b = boxes(dc, r, a->coords, delta);
+      Region g;
+      g.dir = dir;
+      g.peer = dc.unit_at(r);
+      g.local_off = box_offset(dc.ndim, b.source_start, mine);
+      const Index theirs = dc.local_shape(r);
+      g.remote_off = box_offset(dc.ndim, b.ghost_start, theirs);
+      a->send.push_back(g);
+      Region &x = a->send.back();
+      DART_TRY(box_type(a->dtype, a->components, dc.ndim, b.ext, c_strides(dc.ndim, mine),
+                        &x.local_type, &x.nelem, fn));
+      DART_TRY(box_type(a->dtype, a->components, dc.ndim, b.ext, c_strides(dc.ndim, theirs),
+                        &x.remote_type, &x.nelem, fn));
+    }
+  }
+  const size_t moving = moving_side(a).size();
+  a->handles.assign(moving, DART_HANDLE_NULL);
+  a->started.assign(moving, 0);
+  return DART_OK;
+}
+
+dart_ret_t exchange_bind(dart_array_struct *a) {
+  for (auto *side : {&a->recv, &a->send})
+    for (Region &r : *side) {
+      r.remote = a->mem;
+      r.remote.unitid = r.peer;  // dart_gptr_setunit: the peer's block
+      r.remote.addr_or_offs.offset = (uint64_t)(r.remote_off * (int64_t)a->point_size);
+      r.own_counter[0] = counter_of(a, a->myid, 0, r.dir);
+      r.own_counter[1] = counter_of(a, a->myid, 1, r.dir);
+      r.peer_counter[0] = counter_of(a, r.peer, 0, r.dir);
+      r.peer_counter[1] = counter_of(a, r.peer, 1, r.dir);
+    }
+  return DART_OK;
+}
+
+void exchange_release(dart_array_struct *a) {
+  for (auto *side : {&a->recv, &a->send})
+    for (Region &r : *side) {
+      if (r.local_type != DART_TYPE_UNDEFINED) dart_type_layout_release(r.local_type);
+      if (r.remote_type != DART_TYPE_UNDEFINED) dart_type_layout_release(r.remote_type);
+      r.local_type = r.remote_type = DART_TYPE_UNDEFINED;
+    }
+  a->recv.clear();
+  a->send.clear();
+}
+
+dart_ret_t exchange_begin(dart_array_struct *a, const char *fn) {
+  if (a->exchange == DART_ARRAY_EXCHANGE_GET) {
+    for (const Region &s : a->send) DART_TRY(signal(s.peer_counter[0], fn));  // ready
+  } else {
+    for (const Region &r : a->recv) DART_TRY(signal(r.peer_counter[1], fn));  // free
+  }
+  std::fill(a->started.begin(), a->started.end(), 0);
+  return start_ready(a, false, fn);
+}
+
+dart_ret_t exchange_end(dart_array_struct *a, const char *fn) {
+  DART_TRY(start_ready(a, true, fn));
+  if (!a->handles.empty()) DART_ARRAY_TRY(dart_waitall(a->handles.data(), a->handles.size()), fn);
+  if (a->exchange == DART_ARRAY_EXCHANGE_GET) {
+    for (const Region &r : a->recv) DART_TRY(signal(r.peer_counter[1], fn));  // done
+    for (const Region &s : a->send)
+      DART_ARRAY_TRY(dart_notify_wait(s.own_counter[1], 1), fn);
+  } else {
+    for (const Region &r : a->recv)  // arrived
+      DART_ARRAY_TRY(dart_notify_wait(r.own_counter[0], 1), fn);
+  }
+  return DART_OK;
+}
+
+}  // namespace array
+}  // namespace dart

@@ -1,0 +1,29 @@
+// Error reporting of the core and of the layers above it (cpp/src/array): the per-thread
+// detail message behind dart_error_detail() and the early-return macro. Needs no MPI.
+#ifndef DART_MPI_ERROR_H
+#define DART_MPI_ERROR_H
+
+#include <dash/dart/if/dart.h>
+
+#define DART_LIKELY(x) __builtin_expect(!!(x), 1)
+#define DART_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+namespace dart {
+namespace detail {
+
+// Records "fn: <formatted message>" as the calling thread's detail and returns code.
+dart_ret_t fail(dart_ret_t code, const char *fn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), cold));
+
+// Evaluate an expression yielding dart_ret_t; return it from the caller unless DART_OK.
+#define DART_TRY(expr)                              \
+  do {                                              \
+    dart_ret_t dart_try_rc_ = (expr);               \
+    if (DART_UNLIKELY(dart_try_rc_ != DART_OK))     \
+      return dart_try_rc_;                          \
+  } while (0)
+
+}  // namespace detail
+}  // namespace dart
+
+#endif  // DART_MPI_ERROR_H
