@@ -242,6 +242,20 @@ dart_ret_t dart_notify(dart_gptr_t counter, uint64_t value, dart_notify_op_t op)
   return counter_update(c, value, aop, fn);
 }
 
+dart_ret_t dart_notify_signal(dart_gptr_t counter, uint64_t value, dart_notify_op_t op) {
+  const char *fn = "dart_notify_signal";
+  Counter c;
+  dart_operation_t aop = DART_OP_SUM;
+  DART_TRY(check_counter(counter, fn, &c));
+  DART_TRY(check_op(op, fn, &aop));
+  // The caller's own accesses before the update: a full fence for the same-node path (a
+  // reader loads after its acquire of the counter) and, in the separate memory model,
+  // the windows' public copies (a reader gets by RMA). Nothing else is flushed.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  sync_separate_segments();
+  return counter_update(c, value, aop, fn);
+}
+
 dart_ret_t dart_notify_wait(dart_gptr_t counter, uint64_t until_count) {
   const char *fn = "dart_notify_wait";
   Counter c;

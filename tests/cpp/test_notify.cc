@@ -288,6 +288,9 @@ TEST(Notify, BadInputs) {
   dart_gptr_t odd = own;
   dart_gptr_incaddr(&odd, 4);
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify(odd, 1, DART_NOTIFY_ADD));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_signal(odd, 1, DART_NOTIFY_ADD));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_signal(own, 1, (dart_notify_op_t)3));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_signal(data, 1, DART_NOTIFY_ADD));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_get(counter_of(cnt, me, 2), &got));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_get(own, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_test(own, 1, nullptr));
@@ -306,7 +309,37 @@ TEST(Notify, BadInputs) {
   // A freed block.
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_notify_wait(own, 1));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_notify(own, 1, DART_NOTIFY_ADD));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_notify_signal(own, 1, DART_NOTIFY_ADD));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_notify_free(cnt));
+  DART_EXPECT_OK(dart_team_memfree(buf));
+}
+
+// dart_notify_signal as a "ready" signal: each unit stores into its own memory, signals
+// its right neighbour, which then gets the words (by load/store or RMA) after its wait;
+// then "done" back, so the next round's stores never race the reads. Many rounds.
+TEST(Notify, SignalOrdersOwnStores) {
+  const int n = nunits(), me = myid();
+  const int rounds = oversubscribed() ? 20 : 200;
+  dart_gptr_t buf = DART_GPTR_NULL, cnt = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 64, DART_TYPE_LONGLONG, &buf));
+  DART_EXPECT_OK(dart_notify_alloc(DART_TEAM_ALL, 2, &cnt));
+  int64_t *mine = local_words(buf);
+  const int left = (me + n - 1) % n, right = (me + 1) % n;
+  long bad = 0;
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0; i < 64; ++i) mine[i] = (int64_t)r * 1000 + me * 64 + i;
+    DART_EXPECT_OK(dart_notify_signal(counter_of(cnt, right, 0), 1, DART_NOTIFY_ADD));  // ready
+    DART_EXPECT_OK(dart_notify_wait(counter_of(cnt, me, 0), 1));  // the left one is ready
+    int64_t got[64];
+    DART_EXPECT_OK(dart_get_blocking(got, elem_of(buf, left, 0), 64, DART_TYPE_LONGLONG,
+                                     DART_TYPE_LONGLONG));
+    for (int i = 0; i < 64; ++i) bad += got[i] != (int64_t)r * 1000 + left * 64 + i;
+    DART_EXPECT_OK(dart_notify_signal(counter_of(cnt, left, 1), 1, DART_NOTIFY_ADD));  // done
+    DART_EXPECT_OK(dart_notify_wait(counter_of(cnt, me, 1), 1));  // the right one has read
+  }
+  EXPECT_EQ(bad, 0);
+  dart_barrier(DART_TEAM_ALL);
+  DART_EXPECT_OK(dart_notify_free(cnt));
   DART_EXPECT_OK(dart_team_memfree(buf));
 }
 

@@ -117,7 +117,7 @@ dart_gptr_t counter_of(const dart_array_struct *a, int unit, int kind, int dir) 
 }
 
 dart_ret_t signal(const dart_gptr_t &counter, const char *fn) {
-  DART_ARRAY_TRY(dart_notify(counter, 1, DART_NOTIFY_ADD), fn);
+  DART_ARRAY_TRY(dart_notify_signal(counter, 1, DART_NOTIFY_ADD), fn);
   return DART_OK;
 }
 

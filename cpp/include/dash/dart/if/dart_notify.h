@@ -74,6 +74,17 @@ dart_ret_t dart_put_notify_handle(dart_gptr_t dst, const void *src, size_t nelem
 dart_ret_t dart_notify(dart_gptr_t counter, uint64_t value, dart_notify_op_t op);
 
 /**
+ * Update `counter` with `value` and `op` as a signal that carries no data: the calling
+ * unit's own loads and stores of DART memory made before the call are ordered before the
+ * update (a unit that sees the counter change and then reads that memory, by load or by
+ * get, sees the stores; a unit that then writes memory the caller read cannot change
+ * what it read), but earlier puts are NOT completed (dart_notify does that, at the cost
+ * of a flush of every window). "My block is ready to be read", "I am done reading
+ * yours", "your ghosts may be written". Complete on return.
+ */
+dart_ret_t dart_notify_signal(dart_gptr_t counter, uint64_t value, dart_notify_op_t op);
+
+/**
  * Wait until the calling unit's own `counter` is at least until_count, then subtract
  * until_count from it (atomically with respect to concurrent notifications). The data
  * of the notifications counted is then visible. Drives MPI progress while it waits.
