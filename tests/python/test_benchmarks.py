@@ -99,8 +99,8 @@ def test_benchmark_suite_quick(tmp_path: Path):
 
 
 def load_driver():
-    """benchmarks/run as a module (it has no .py suffix), without writing a
-    __pycache__ into the source tree."""
+    """benchmarks/run as a module (it has no .py suffix), with the modules of
+    benchmarks/driver/ it imports, without writing a __pycache__ into the source tree."""
     import importlib.machinery
     import importlib.util
     loader = importlib.machinery.SourceFileLoader("bench_driver",
@@ -118,7 +118,7 @@ def load_driver():
 def test_gate_rule():
     """`all --gate`'s rule: no verdict of quiet while calibrating, then quiet only near
     the best probe seen (compute, exchange and ping-pong)."""
-    gate = load_driver().Gate("mpich", {}, 60, 10)
+    gate = load_driver().suite.Gate("mpich", {}, 60, 10)
     calibrate = [gate.judge(130.0, 2.0, 0.2) for _ in range(gate.GATE_CALIBRATE)]
     assert calibrate == [False] * (gate.GATE_CALIBRATE - 1) + [True]
     assert not gate.judge(150.0, 2.0, 0.2)  # compute 1.15x the best
