@@ -1,13 +1,16 @@
 // Shared pieces of the C++ heat examples (heat2d.cc, heat3d.cc): command line, the
-// process grid, block ranges, the output file and the checksum. The Python and
-// Fortran versions implement exactly the same rules (docs/porting.md):
+// output file, the checksum and the report. The Python and Fortran versions implement
+// exactly the same rules (docs/porting.md); the process grid and the blocks are the
+// distributed arrays' (dart_array.h), the same in every language:
 //
 //  - process grid: `dims_create(n, d)` factors n into primes and gives each prime,
 //    largest first, to the dimension that is currently smallest (ties: the lowest
 //    index), so dims are non-increasing: 4 units in 2D -> 2 x 2, 3 units -> 3 x 1;
-//    unit u has coordinates in row-major order over dims (the last one varies fastest);
+//    unit u has coordinates in row-major order over dims (the last one varies fastest).
+//    dart_array_create chooses the same grid; the benchmarks' hand-written exchanges
+//    (benchmarks/bench_halo.cc, bench_ghost.cc) take it from here;
 //  - blocks: N points over P blocks, block b has N/P points plus one if b < N % P, and
-//    starts at b*(N/P) + min(b, N % P);
+//    starts at b*(N/P) + min(b, N % P) (the arrays' default blocks);
 //  - output: the final global field as raw little-endian float64, C order (the last
 //    index varies fastest), written by unit 0;
 //  - checksum: the plain left-to-right sum of that array in file order.
@@ -108,15 +111,6 @@ inline std::vector<int> dims_create(int n, int ndims) {
   return dims;
 }
 
-struct Range {
-  long start, len;
-};
-
-inline Range block(long n, int parts, int b) {
-  long q = n / parts, r = n % parts;
-  return {b * q + std::min<long>(b, r), q + (b < r ? 1 : 0)};
-}
-
 inline void check_little_endian() {
   const uint16_t one = 1;
   unsigned char first;
@@ -155,36 +149,6 @@ inline double max_over_units(double x) {
   double r = 0;
   HEAT_CHECK(dart_allreduce(&x, &r, 1, DART_TYPE_DOUBLE, DART_OP_MAX, DART_TEAM_ALL));
   return r;
-}
-
-// A halo (get modes): `count` points of neighbour `unit` at element offset remote_off of
-// its block -> element offset local_off of this unit's block, with the DART types of both
-// sides. In --mode notify the same record describes a face this unit pushes: from
-// local_off here to remote_off in the neighbour's halo.
-struct Halo {
-  int unit;
-  long remote_off, local_off, count;
-  dart_datatype_t remote_type, local_type;
-};
-
-// --mode notify: counter k (the iterate's parity) of `unit` in a dart_notify_alloc block.
-inline dart_gptr_t counter(dart_gptr_t counters, int unit, int k) {
-  HEAT_CHECK(dart_gptr_setunit(&counters, DART_TEAM_UNIT_ID(unit)));
-  HEAT_CHECK(dart_gptr_incaddr(&counters, (int64_t)(k * sizeof(uint64_t))));
-  return counters;
-}
-
-// --mode notify: every face of this unit's iterate k (`local`, the block of allocation
-// `field`) into its neighbour's halo, adding 1 to the neighbour's counter k.
-inline void push_faces(const std::vector<Halo> &faces, dart_gptr_t field, const double *local,
-                       dart_gptr_t counters, int k) {
-  for (const Halo &f : faces) {
-    dart_gptr_t dst = field;
-    HEAT_CHECK(dart_gptr_setunit(&dst, DART_TEAM_UNIT_ID(f.unit)));
-    HEAT_CHECK(dart_gptr_incaddr(&dst, (int64_t)(f.remote_off * sizeof(double))));
-    HEAT_CHECK(dart_put_notify(dst, local + f.local_off, (size_t)f.count, f.local_type,
-                               f.remote_type, counter(counters, f.unit, k), 1, DART_NOTIFY_ADD));
-  }
 }
 
 // The report of every heat example (collective; unit 0 prints): what ran (`name`, the
