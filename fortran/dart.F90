@@ -16,6 +16,8 @@
 !   dart_buf_<type>    private: the buffer wrappers for one element type (a template)
 !   dart_cstyle        private: the C-style specifics (address, nelem, datatypes), for
 !                      nelem of kind c_size_t and int32 (a template)
+!   dart_arrays        private: distributed arrays (dart_array.h) without buffers
+!   dart_array_<type>  private: the array wrappers with buffers or pointers (a template)
 !   dart_f_shim.c      private: dart_team_comm -> mpi_f08 handle; reading array
 !                      descriptors for the core's layout engine
 !   dart (this file)   public: re-exports, non-buffer wrappers
@@ -37,6 +39,15 @@ module dart
   use dart_buf_complex32
   use dart_buf_complex64
   use dart_cstyle
+  use dart_arrays
+  use dart_array_int8
+  use dart_array_int16
+  use dart_array_int32
+  use dart_array_int64
+  use dart_array_real32
+  use dart_array_real64
+  use dart_array_complex32
+  use dart_array_complex64
   implicit none
   private
 
@@ -63,6 +74,14 @@ module dart
   public :: dart_send, dart_recv, dart_sendrecv
   public :: dart_team_memregister, dart_team_memregister_aligned
   public :: dart_local, dart_datatype_of
+
+  ! ---- distributed arrays (dart_arrays and the dart_array_* modules) -------------------
+  public :: dart_array, DART_ARRAY_NULL
+  public :: dart_array_create, dart_array_destroy, dart_array_copy
+  public :: dart_array_local, dart_array_interior
+  public :: dart_array_update_halo, dart_array_update_halo_begin, dart_array_update_halo_end
+  public :: dart_array_get, dart_array_put, dart_array_gather, dart_array_scatter
+  public :: dart_array_query, dart_array_block, dart_array_owner
 
   ! ---- the procedures of this file ------------------------------------------------------
   public :: dart_init, dart_init_thread, dart_exit, dart_initialized, dart_abort
@@ -144,13 +163,14 @@ module dart
   interface dart_node_count
     module procedure dart_node_count_i4, dart_node_count_i8
   end interface
-  ! Comparisons: gptrs as DART_GPTR_EQUAL; handles, groups and locks by identity (so
-  ! that `h == DART_HANDLE_NULL` works as in C; elemental, so `all(hs == DART_HANDLE_NULL)`).
+  ! Comparisons: gptrs as DART_GPTR_EQUAL; handles, groups, locks and arrays by identity
+  ! (so that `h == DART_HANDLE_NULL` works as in C; elemental, so
+  ! `all(hs == DART_HANDLE_NULL)`).
   interface operator(==)
-    module procedure gptr_eq, handle_eq, group_eq, lock_eq
+    module procedure gptr_eq, handle_eq, group_eq, lock_eq, array_eq
   end interface
   interface operator(/=)
-    module procedure gptr_ne, handle_ne, group_ne, lock_ne
+    module procedure gptr_ne, handle_ne, group_ne, lock_ne, array_ne
   end interface
 
 contains
@@ -926,6 +946,16 @@ contains
     type(dart_lock), intent(in) :: a, b
     lock_ne = .not. lock_eq(a, b)
   end function lock_ne
+
+  elemental logical function array_eq(a, b)
+    type(dart_array), intent(in) :: a, b
+    array_eq = same_ptr(dartf_array_ptr(a), dartf_array_ptr(b))
+  end function array_eq
+
+  elemental logical function array_ne(a, b)
+    type(dart_array), intent(in) :: a, b
+    array_ne = .not. array_eq(a, b)
+  end function array_ne
 
   ! =====================================================================================
   ! Completion of non-blocking transfers

@@ -1,6 +1,7 @@
-! dart_c_binding: raw bind(C) interfaces to the DART C API (dart.h, dart_ext.h) and to the
-! small C helpers of the Fortran library (dart_f_shim.c), plus the interoperable types and
-! named constants that the public module `dart` re-exports.
+! dart_c_binding: raw bind(C) interfaces to the DART C API (dart.h, with dart_ext.h,
+! dart_notify.h and dart_array.h) and to the small C helpers of the Fortran library
+! (dart_f_shim.c), plus the interoperable types and named constants that the public
+! module `dart` re-exports.
 !
 ! Private to the Fortran library: programs `use dart`, never this module. Every C function
 ! is bound under its C name with a `c_` prefix (c_dart_put ...), so that the public module
@@ -56,11 +57,18 @@ module dart_c_binding
     type(c_ptr) :: ptr = c_null_ptr
   end type dart_lock
 
+  !> A distributed array (dart_array_t, dart_array.h): one c_ptr; DART_ARRAY_NULL is none.
+  type, bind(C), public :: dart_array
+    private
+    type(c_ptr) :: ptr = c_null_ptr
+  end type dart_array
+
   type(dart_gptr), parameter, public :: DART_GPTR_NULL = &
     dart_gptr(int(z'00FFFFFF', c_int32_t), 0_c_int16_t, -1_c_int16_t, 0_c_int64_t)
   type(dart_handle), parameter, public :: DART_HANDLE_NULL = dart_handle(c_null_ptr)
   type(dart_group), parameter, public :: DART_GROUP_NULL = dart_group(c_null_ptr)
   type(dart_lock), parameter, public :: DART_LOCK_NULL = dart_lock(c_null_ptr)
+  type(dart_array), parameter, public :: DART_ARRAY_NULL = dart_array(c_null_ptr)
 
   ! ---------------------------------------------------------------------------------------
   ! Named constants (values of dart_types.h and friends)
@@ -94,6 +102,50 @@ module dart_c_binding
   !> Fortran array with lower bound 1 the minimum of pair i is x(2*i-1), the maximum x(2*i).
   integer, parameter, public :: DART_OP_MINMAX_MIN = 0
   integer, parameter, public :: DART_OP_MINMAX_MAX = 1
+
+  ! ---------------------------------------------------------------------------------------
+  ! The structs of dart_array.h, field for field (C order of dimensions: the library's
+  ! wrappers reverse them). Private to the library; ftest_constants checks their sizes
+  ! and offsets against C.
+  ! ---------------------------------------------------------------------------------------
+  !> dart_array_spec_t (fill it with dart_array_spec_init first).
+  type, bind(C), public :: c_dart_array_spec
+    integer(c_intptr_t) :: dtype = 0
+    type(c_ptr) :: blocks = c_null_ptr
+    integer(c_int64_t) :: shape(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: ndim = 0
+    integer(c_int32_t) :: components = 1
+    integer(c_int32_t) :: procs(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: halo_lo(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: halo_hi(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: boundary(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: stencil = 0
+    integer(c_int32_t) :: exchange = 0
+    integer(c_int16_t) :: team = 0
+  end type c_dart_array_spec
+
+  !> dart_array_info_t.
+  type, bind(C), public :: c_dart_array_info
+    integer(c_intptr_t) :: dtype = 0
+    type(dart_gptr) :: gptr
+    type(c_ptr) :: local = c_null_ptr
+    integer(c_int64_t) :: shape(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int64_t) :: lo(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int64_t) :: hi(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int64_t) :: local_shape(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: ndim = 0
+    integer(c_int32_t) :: components = 0
+    integer(c_int32_t) :: procs(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: coords(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: halo_lo(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: halo_hi(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: boundary(DART_ARRAY_MAX_DIMS) = 0
+    integer(c_int32_t) :: stencil = 0
+    integer(c_int32_t) :: exchange = 0
+    integer(c_int32_t) :: myid = 0
+    integer(c_int32_t) :: nunits = 0
+    integer(c_int16_t) :: team = 0
+  end type c_dart_array_info
 
   ! ---------------------------------------------------------------------------------------
   ! Raw interfaces
@@ -134,11 +186,17 @@ module dart_c_binding
   public :: c_dart_mpi_version, c_dart_mpi_quirks
   public :: c_dart_type_from_layout, c_dart_type_layout_release
   public :: c_dart_type_layout_cache_stats
+  public :: c_dart_array_spec_init, c_dart_array_create, c_dart_array_destroy
+  public :: c_dart_array_copy, c_dart_array_get_info, c_dart_array_block, c_dart_array_owner
+  public :: c_dart_array_update_halo, c_dart_array_update_halo_begin
+  public :: c_dart_array_update_halo_end, c_dart_array_get, c_dart_array_put
+  public :: c_dart_array_gather, c_dart_array_scatter
   public :: c_dartf_team_comm, c_dartf_descriptor
 
   ! Handle components are private in the public module's view; the wrappers reach the
   ! pointer inside through these (pure, inlined by the compiler).
   public :: dartf_group_ptr, dartf_lock_ptr, dartf_lock_from, dartf_handle_ptr
+  public :: dartf_array_ptr
   ! The plain (non-bitfield) components of a gptr: segid, teamid, offset.
   public :: dartf_gptr_segid, dartf_gptr_teamid, dartf_gptr_offset, dartf_gptr_add_offset
 
@@ -908,6 +966,97 @@ module dart_c_binding
       type(c_ptr) :: s
     end function
 
+    ! ---- distributed arrays (dart_array.h) ----------------------------------------
+    function c_dart_array_spec_init(spec) bind(C, name="dart_array_spec_init") result(rc)
+      import :: c_int, c_dart_array_spec
+      type(c_dart_array_spec), intent(inout) :: spec
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_create(spec, array) bind(C, name="dart_array_create") result(rc)
+      import :: c_int, c_dart_array_spec, dart_array
+      type(c_dart_array_spec), intent(in) :: spec
+      type(dart_array), intent(inout) :: array
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_destroy(array) bind(C, name="dart_array_destroy") result(rc)
+      import :: c_int, dart_array
+      type(dart_array), intent(inout) :: array
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_copy(src, dst) bind(C, name="dart_array_copy") result(rc)
+      import :: c_int, c_ptr, dart_array
+      type(c_ptr), value :: src
+      type(dart_array), intent(inout) :: dst
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_get_info(array, info) bind(C, name="dart_array_get_info") result(rc)
+      import :: c_int, c_ptr, c_dart_array_info
+      type(c_ptr), value :: array
+      type(c_dart_array_info), intent(inout) :: info
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_block(array, unit, lo, hi) bind(C, name="dart_array_block") result(rc)
+      import :: c_int, c_ptr, c_int32_t, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_int32_t), value :: unit
+      integer(c_int64_t), intent(inout) :: lo(*), hi(*)
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_owner(array, index, unit) bind(C, name="dart_array_owner") result(rc)
+      import :: c_int, c_ptr, c_int32_t, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_int64_t), intent(in) :: index(*)
+      integer(c_int32_t), intent(inout) :: unit
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_update_halo(array) bind(C, name="dart_array_update_halo") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: array
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_update_halo_begin(array) bind(C, name="dart_array_update_halo_begin") &
+        result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: array
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_update_halo_end(array) bind(C, name="dart_array_update_halo_end") &
+        result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: array
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_get(array, lo, hi, buf, buf_strides) bind(C, name="dart_array_get") &
+        result(rc)
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_int64_t), intent(in) :: lo(*), hi(*)
+      type(c_ptr), value :: buf
+      integer(c_int64_t), intent(in) :: buf_strides(*)
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_put(array, lo, hi, buf, buf_strides) bind(C, name="dart_array_put") &
+        result(rc)
+      import :: c_int, c_ptr, c_int64_t
+      type(c_ptr), value :: array
+      integer(c_int64_t), intent(in) :: lo(*), hi(*)
+      type(c_ptr), value :: buf
+      integer(c_int64_t), intent(in) :: buf_strides(*)
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_gather(array, buf, root) bind(C, name="dart_array_gather") result(rc)
+      import :: c_int, c_ptr, c_int32_t
+      type(c_ptr), value :: array, buf
+      integer(c_int32_t), value :: root
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_scatter(array, buf, root) bind(C, name="dart_array_scatter") result(rc)
+      import :: c_int, c_ptr, c_int32_t
+      type(c_ptr), value :: array, buf
+      integer(c_int32_t), value :: root
+      integer(c_int) :: rc
+    end function
+
     ! ---- helpers of the Fortran library (dart_f_shim.c) ----------------------------
     !> dart_team_comm + MPI_Comm_c2f: the team's communicator as a Fortran handle.
     function c_dartf_team_comm(team, fcomm) bind(C, name="dartf_team_comm") result(rc)
@@ -959,6 +1108,12 @@ contains
     type(c_ptr) :: p
     p = h%ptr
   end function dartf_handle_ptr
+
+  pure function dartf_array_ptr(a) result(p)
+    type(dart_array), intent(in) :: a
+    type(c_ptr) :: p
+    p = a%ptr
+  end function dartf_array_ptr
 
   pure function dartf_gptr_segid(g) result(v)
     type(dart_gptr), intent(in) :: g

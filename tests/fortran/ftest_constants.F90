@@ -4,7 +4,8 @@
 ! of dart_types.h by name. The lists are expanded here too (the preprocessor reads
 ! dart_tables.h), so a missing or renamed Fortran constant stops the compilation and a
 ! wrong value fails a check. Also: each buffer type's datatype (dart_datatype_of) has the
-! size and kind of number of the C type of that DART type.
+! size and kind of number of the C type of that DART type. And the bind(C) mirrors of the
+! structs of dart_array.h against C's offsetof and sizeof, field by field.
 !
 ! dart-test: UNITS 1 UPN none
 #include "dash/dart/if/dart_tables.h"
@@ -25,6 +26,12 @@ module ftest_constants_c
       integer(c_int64_t), intent(out) :: value
       integer(c_int) :: found
     end function
+    function ftestc_array_field(which, index, offset, size) bind(C) result(name)
+      import :: c_int, c_int64_t, c_ptr
+      integer(c_int), value :: which, index
+      integer(c_int64_t), intent(out) :: offset, size
+      type(c_ptr) :: name
+    end function
     function ftestc_type_info(type, size, integer) bind(C) result(found)
       import :: c_int, c_int64_t
       integer(c_int64_t), value :: type
@@ -39,6 +46,8 @@ program ftest_constants
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int8, int16, int32, int64, real32, real64
   use dart
+  use dart_c_binding, only: c_dart_array_spec, c_dart_array_info, DART_ARRAY_BOUNDARY_NONE, &
+                            DART_ARRAY_BOUNDARY_PERIODIC
   use ftest
   use ftest_constants_c
   implicit none
@@ -87,6 +96,14 @@ program ftest_constants
   call named('DART_TEAM_NULL', int(DART_TEAM_NULL, int64))
   call named('DART_UNDEFINED_TEAM_ID', int(DART_UNDEFINED_TEAM_ID, int64))
   call named('DART_UNDEFINED_UNIT_ID', int(DART_UNDEFINED_UNIT_ID, int64))
+  call named('DART_ARRAY_MAX_DIMS', int(DART_ARRAY_MAX_DIMS, int64))
+  call named('DART_STENCIL_STAR', int(DART_STENCIL_STAR, int64))
+  call named('DART_STENCIL_BOX', int(DART_STENCIL_BOX, int64))
+  call named('DART_ARRAY_EXCHANGE_AUTO', int(DART_ARRAY_EXCHANGE_AUTO, int64))
+  call named('DART_ARRAY_EXCHANGE_GET', int(DART_ARRAY_EXCHANGE_GET, int64))
+  call named('DART_ARRAY_EXCHANGE_NOTIFY', int(DART_ARRAY_EXCHANGE_NOTIFY, int64))
+  call named('DART_ARRAY_BOUNDARY_NONE', int(DART_ARRAY_BOUNDARY_NONE, int64))
+  call named('DART_ARRAY_BOUNDARY_PERIODIC', int(DART_ARRAY_BOUNDARY_PERIODIC, int64))
   call check(DART_TYPE_LAST == seen(LIST_TYPES) + 1, 'DART_TYPE_LAST is one past the list')
   call check(DART_OP_LAST == seen(LIST_OPS) + 1, 'DART_OP_LAST is one past the list')
 
@@ -111,9 +128,82 @@ program ftest_constants
     call buffer_type('complex(real64)', dart_datatype_of(z8), storage_size(z8), 2, .false.)
   end block
 
+  ! -- the bind(C) mirrors of the structs of dart_array.h: every field where C has it -----
+  call ftest_section('dart_array.h structs')
+  block
+    type(c_dart_array_spec), target :: sp
+    type(c_dart_array_info), target :: in
+    integer(c_intptr_t) :: b
+    b = loc_of(c_loc(sp))
+    call struct_fields(1, 'dart_array_spec_t', int(c_sizeof(sp), int64), [character(len=16) :: &
+      'dtype', 'blocks', 'shape', 'ndim', 'components', 'procs', 'halo_lo', 'halo_hi', &
+      'boundary', 'stencil', 'exchange', 'team'], [ &
+      loc_of(c_loc(sp%dtype)) - b, loc_of(c_loc(sp%blocks)) - b, loc_of(c_loc(sp%shape)) - b, &
+      loc_of(c_loc(sp%ndim)) - b, loc_of(c_loc(sp%components)) - b, &
+      loc_of(c_loc(sp%procs)) - b, loc_of(c_loc(sp%halo_lo)) - b, &
+      loc_of(c_loc(sp%halo_hi)) - b, loc_of(c_loc(sp%boundary)) - b, &
+      loc_of(c_loc(sp%stencil)) - b, loc_of(c_loc(sp%exchange)) - b, &
+      loc_of(c_loc(sp%team)) - b], [ &
+      c_sizeof(sp%dtype), c_sizeof(sp%blocks), c_sizeof(sp%shape), c_sizeof(sp%ndim), &
+      c_sizeof(sp%components), c_sizeof(sp%procs), c_sizeof(sp%halo_lo), &
+      c_sizeof(sp%halo_hi), c_sizeof(sp%boundary), c_sizeof(sp%stencil), &
+      c_sizeof(sp%exchange), c_sizeof(sp%team)])
+    b = loc_of(c_loc(in))
+    call struct_fields(2, 'dart_array_info_t', int(c_sizeof(in), int64), [character(len=16) :: &
+      'dtype', 'gptr', 'local', 'shape', 'lo', 'hi', 'local_shape', 'ndim', 'components', &
+      'procs', 'coords', 'halo_lo', 'halo_hi', 'boundary', 'stencil', 'exchange', 'myid', &
+      'nunits', 'team'], [ &
+      loc_of(c_loc(in%dtype)) - b, loc_of(c_loc(in%gptr)) - b, loc_of(c_loc(in%local)) - b, &
+      loc_of(c_loc(in%shape)) - b, loc_of(c_loc(in%lo)) - b, loc_of(c_loc(in%hi)) - b, &
+      loc_of(c_loc(in%local_shape)) - b, loc_of(c_loc(in%ndim)) - b, &
+      loc_of(c_loc(in%components)) - b, loc_of(c_loc(in%procs)) - b, &
+      loc_of(c_loc(in%coords)) - b, loc_of(c_loc(in%halo_lo)) - b, &
+      loc_of(c_loc(in%halo_hi)) - b, loc_of(c_loc(in%boundary)) - b, &
+      loc_of(c_loc(in%stencil)) - b, loc_of(c_loc(in%exchange)) - b, &
+      loc_of(c_loc(in%myid)) - b, loc_of(c_loc(in%nunits)) - b, loc_of(c_loc(in%team)) - b], [ &
+      c_sizeof(in%dtype), c_sizeof(in%gptr), c_sizeof(in%local), c_sizeof(in%shape), &
+      c_sizeof(in%lo), c_sizeof(in%hi), c_sizeof(in%local_shape), c_sizeof(in%ndim), &
+      c_sizeof(in%components), c_sizeof(in%procs), c_sizeof(in%coords), &
+      c_sizeof(in%halo_lo), c_sizeof(in%halo_hi), c_sizeof(in%boundary), &
+      c_sizeof(in%stencil), c_sizeof(in%exchange), c_sizeof(in%myid), &
+      c_sizeof(in%nunits), c_sizeof(in%team)])
+  end block
+
   call ftest_finish()
 
 contains
+
+  integer(c_intptr_t) function loc_of(p)
+    type(c_ptr), intent(in) :: p
+    loc_of = transfer(p, 0_c_intptr_t)
+  end function loc_of
+
+  !> The Fortran mirror of C struct `which` has C's size and, field by field in C's
+  !> order, the same names, offsets and sizes.
+  subroutine struct_fields(which, sname, fsize, names, offsets, sizes)
+    integer, intent(in) :: which
+    character(len=*), intent(in) :: sname, names(:)
+    integer(int64), intent(in) :: fsize
+    integer(c_intptr_t), intent(in) :: offsets(:)
+    integer(c_size_t), intent(in) :: sizes(:)
+    integer(c_int64_t) :: coff, csize
+    character(len=:), allocatable :: cname
+    character(len=96) :: line
+    integer :: i
+    cname = c_string(ftestc_array_field(int(which, c_int), 0_c_int, coff, csize))
+    write(line, '(a,i0,a,i0)') ': size, Fortran ', fsize, ', C ', csize
+    call check(cname == sname .and. fsize == csize, sname // trim(line))
+    do i = 1, size(names)
+      cname = c_string(ftestc_array_field(int(which, c_int), int(i, c_int), coff, csize))
+      write(line, '(a,i0,a,i0,a,i0,a,i0)') ': offset ', offsets(i), ' size ', sizes(i), &
+        ', C: offset ', coff, ' size ', csize
+      call check(cname == trim(names(i)) .and. offsets(i) == coff .and. sizes(i) == csize, &
+                 sname // '%' // trim(names(i)) // ' (C: ' // cname // ')' // trim(line))
+    end do
+    cname = c_string(ftestc_array_field(int(which, c_int), int(size(names) + 1, c_int), &
+                                        coff, csize))
+    call check(len(cname) == 0, sname // ': C has more fields than the Fortran mirror: ' // cname)
+  end subroutine struct_fields
 
   !> The next entry of list l, with Fortran value fvalue: its name and value in C.
   subroutine list_entry(l, fvalue)

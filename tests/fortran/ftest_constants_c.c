@@ -1,10 +1,12 @@
 /*
  * ftest_constants_c.c -- the C side of ftest_constants: the values of the named constants
- * as the C headers define them (the #defines and enums of dart_types.h and
- * dart_team_group.h, never the generated Fortran file), found by name.
+ * as the C headers define them (the #defines and enums of dart_types.h,
+ * dart_team_group.h and dart_array.h, never the generated Fortran file), found by name.
  *
  * The entries of the lists of dart_tables.h are also reachable by position, so that the
- * Fortran test, which expands the same lists, can ask for the name of its n-th entry.
+ * Fortran test, which expands the same lists, can ask for the name of its n-th entry; and
+ * the offsets and sizes of the fields of the structs of dart_array.h, which the module
+ * mirrors.
  */
 #include <dash/dart/if/dart.h>
 #include <dash/dart/if/dart_tables.h>
@@ -12,6 +14,38 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+typedef struct {
+  const char *name;
+  int64_t offset, size;
+} field_t;
+
+#define FIELD(type, f) {#f, (int64_t)offsetof(type, f), (int64_t)sizeof(((type *)0)->f)}
+
+/* The structs of dart_array.h that the Fortran module mirrors with bind(C) types
+ * (dart_c_binding.F90): entry 0 is the struct (its size), then every field in order. */
+static const field_t array_spec_fields[] = {
+    {"dart_array_spec_t", 0, (int64_t)sizeof(dart_array_spec_t)},
+    FIELD(dart_array_spec_t, dtype),   FIELD(dart_array_spec_t, blocks),
+    FIELD(dart_array_spec_t, shape),   FIELD(dart_array_spec_t, ndim),
+    FIELD(dart_array_spec_t, components), FIELD(dart_array_spec_t, procs),
+    FIELD(dart_array_spec_t, halo_lo), FIELD(dart_array_spec_t, halo_hi),
+    FIELD(dart_array_spec_t, boundary), FIELD(dart_array_spec_t, stencil),
+    FIELD(dart_array_spec_t, exchange), FIELD(dart_array_spec_t, team),
+};
+static const field_t array_info_fields[] = {
+    {"dart_array_info_t", 0, (int64_t)sizeof(dart_array_info_t)},
+    FIELD(dart_array_info_t, dtype),    FIELD(dart_array_info_t, gptr),
+    FIELD(dart_array_info_t, local),    FIELD(dart_array_info_t, shape),
+    FIELD(dart_array_info_t, lo),       FIELD(dart_array_info_t, hi),
+    FIELD(dart_array_info_t, local_shape), FIELD(dart_array_info_t, ndim),
+    FIELD(dart_array_info_t, components), FIELD(dart_array_info_t, procs),
+    FIELD(dart_array_info_t, coords),   FIELD(dart_array_info_t, halo_lo),
+    FIELD(dart_array_info_t, halo_hi),  FIELD(dart_array_info_t, boundary),
+    FIELD(dart_array_info_t, stencil),  FIELD(dart_array_info_t, exchange),
+    FIELD(dart_array_info_t, myid),     FIELD(dart_array_info_t, nunits),
+    FIELD(dart_array_info_t, team),
+};
 
 typedef struct {
   const char *name;
@@ -49,6 +83,14 @@ static const named_t others[] = {
     {"DART_TEAM_NULL", (int64_t)DART_TEAM_NULL, 0, 0},
     {"DART_UNDEFINED_TEAM_ID", (int64_t)DART_UNDEFINED_TEAM_ID, 0, 0},
     {"DART_UNDEFINED_UNIT_ID", (int64_t)DART_UNDEFINED_UNIT_ID, 0, 0},
+    {"DART_ARRAY_MAX_DIMS", (int64_t)DART_ARRAY_MAX_DIMS, 0, 0},
+    {"DART_STENCIL_STAR", (int64_t)DART_STENCIL_STAR, 0, 0},
+    {"DART_STENCIL_BOX", (int64_t)DART_STENCIL_BOX, 0, 0},
+    {"DART_ARRAY_EXCHANGE_AUTO", (int64_t)DART_ARRAY_EXCHANGE_AUTO, 0, 0},
+    {"DART_ARRAY_EXCHANGE_GET", (int64_t)DART_ARRAY_EXCHANGE_GET, 0, 0},
+    {"DART_ARRAY_EXCHANGE_NOTIFY", (int64_t)DART_ARRAY_EXCHANGE_NOTIFY, 0, 0},
+    {"DART_ARRAY_BOUNDARY_NONE", (int64_t)DART_ARRAY_BOUNDARY_NONE, 0, 0},
+    {"DART_ARRAY_BOUNDARY_PERIODIC", (int64_t)DART_ARRAY_BOUNDARY_PERIODIC, 0, 0},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -83,6 +125,18 @@ int ftestc_value(const char *name, int len, int64_t *value) {
         return 1;
       }
   return 0;
+}
+
+/* Field `index` of struct `which` (1: dart_array_spec_t, 2: dart_array_info_t; index 0:
+ * the struct itself): its name, offset and size; NULL past the end. */
+const char *ftestc_array_field(int which, int index, int64_t *offset, int64_t *size) {
+  if (which != 1 && which != 2) return NULL;
+  const field_t *t = which == 1 ? array_spec_fields : array_info_fields;
+  const size_t n = which == 1 ? COUNT(array_spec_fields) : COUNT(array_info_fields);
+  if (index < 0 || (size_t)index >= n) return NULL;
+  *offset = t[index].offset;
+  *size = t[index].size;
+  return t[index].name;
 }
 
 /* sizeof the C type of basic type `type` and whether it is an integer type: 1 if `type`

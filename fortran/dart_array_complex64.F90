@@ -1,0 +1,19 @@
+! dart_array_complex64: the distributed-array wrappers of module `dart` for complex(real64) data
+! (private to the library; the public module `dart` re-exports the generics). The code
+! is the shared template dart_array_template.inc; see there.
+module dart_array_complex64
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int64
+  use dart_c_binding
+  use dart_arrays, only: dartf_array_view, dartf_array_region, dartf_array_whole, &
+                         dartf_array_bounds
+  implicit none
+  private
+
+! complex(real64): the kind dart_tables.h gives DART_TYPE_DOUBLE.
+#define BUF_TYPE complex(DARTF_KIND_DOUBLE)
+#define BUF_PARTS 2
+#define BUF_LABEL 'complex(real64)'
+#include "dart_array_template.inc"
+
+end module dart_array_complex64

@@ -1,0 +1,636 @@
+! dart_arrays: distributed N-d arrays with ghost layers (dart_array.h) in module `dart`: the
+! wrappers without buffers (create, destroy, copy, the halo updates, the queries) and the
+! shared bodies of the typed wrappers of dart_array_template.inc (private to the library;
+! module `dart` re-exports the public names).
+!
+! Everything per dimension is in Fortran order, the reverse of C's: the array of C shape
+! (nx, ny) has the Fortran shape [ny, nx], the same memory is u[i, j] in C and Python and
+! u(j, i) here, the unit at C grid coordinates (c0, c1) has coords = [c1, c0], and
+! `blocks` lists the extents of Fortran dimension 1's grid coordinates first. Global
+! indices stay 0-based (as PETSc's DMDAVecGetArrayF90 has them), so that every index a
+! program prints is the same number in C, Python and Fortran; upper bounds are inclusive,
+! as Fortran bounds are (C's are half-open).
+!
+! The decomposition, the neighbour table and the exchange exist once, in the core; this
+! layer only reverses the per-dimension lists and checks what C cannot see (the sizes of
+! Fortran arrays, the element type of a buffer). Messages of the core name dimensions by
+! C's 0-based index: the wrappers add a note saying how to read them.
+module dart_arrays
+  use, intrinsic :: iso_c_binding
+  use, intrinsic :: iso_fortran_env, only: int64
+  use dart_c_binding
+  use dart_f_base
+  implicit none
+  private
+
+  public :: dart_array_create, dart_array_destroy, dart_array_copy
+  public :: dart_array_update_halo, dart_array_update_halo_begin, dart_array_update_halo_end
+  public :: dart_array_query, dart_array_block, dart_array_owner
+  ! for dart_array_template.inc
+  public :: dartf_array_view, dartf_array_region, dartf_array_whole, dartf_array_bounds
+
+  !> The note added to the core's messages that name dimensions.
+  character(len=*), parameter :: C_ORDER_NOTE = ' [dimensions as the core counts them: ' // &
+    'C order from 0, C dimension d is Fortran dimension ndim - d]'
+
+contains
+
+  ! =====================================================================================
+  ! Helpers
+  ! =====================================================================================
+
+  !> Finish an array call whose failure the core reported: the core's detail, with the
+  !> note on its dimension numbers where it names dimensions.
+  subroutine finish(rc, fname, stat, errmsg)
+    integer(c_int), intent(in) :: rc
+    character(len=*), intent(in) :: fname
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: detail
+    if (rc == DART_OK) then
+      call dartf_finish(rc, fname, stat, errmsg)
+      return
+    end if
+    detail = dartf_c_string(c_dart_error_detail())
+    if (index(detail, 'dimension') > 0 .or. index(detail, '[') > 0) &
+      detail = detail // C_ORDER_NOTE
+    call dartf_finish(rc, fname, stat, errmsg, msg=detail)
+  end subroutine finish
+
+  !> "<n>" for messages.
+  function itoa(n) result(s)
+    integer(int64), intent(in) :: n
+    character(len=:), allocatable :: s
+    character(len=24) :: buf
+    write(buf, '(i0)') n
+    s = trim(buf)
+  end function itoa
+
+  !> The info of array u (core order), or a failure finished under fname.
+  integer(c_int) function get_info(u, fname, info, stat, errmsg) result(rc)
+    type(dart_array), intent(in) :: u
+    character(len=*), intent(in) :: fname
+    type(c_dart_array_info), intent(inout) :: info
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    rc = c_dart_array_get_info(dartf_array_ptr(u), info)
+    if (rc /= DART_OK) call finish(rc, fname, stat, errmsg)
+  end function get_info
+
+  !> Whether a buffer of Fortran kind bkind (integer if bint, else real or complex), bparts
+  !> reals per element, suits the points of the array `info`; else the reason.
+  logical function type_fits(info, bkind, bint, bparts, blabel, what, why)
+    type(c_dart_array_info), intent(in) :: info
+    integer, intent(in) :: bkind, bparts
+    logical, intent(in) :: bint
+    character(len=*), intent(in) :: blabel, what
+    character(len=:), allocatable, intent(inout) :: why
+    character(len=:), allocatable :: holds
+    integer :: t
+    t = int(info%dtype)
+    type_fits = .false.
+    if (t >= 1 .and. t <= size(DARTF_TYPE_KIND)) then
+      type_fits = DARTF_TYPE_KIND(t) == bkind .and. (DARTF_TYPE_INTEGER(t) .eqv. bint) .and. &
+                  info%components == bparts
+      holds = trim(DARTF_TYPE_NAME(t))
+    else
+      holds = 'DART type ' // itoa(int(t, int64))
+    end if
+    if (type_fits) return
+    if (info%components /= 1) holds = holds // ' x ' // itoa(int(info%components, int64))
+    why = what // ' is ' // blabel // ' but the array holds points of ' // holds
+    if (bparts == 2) why = why // ' (a complex array has components=2)'
+  end function type_fits
+
+  !> size(x) of an optional array argument, 0 if absent.
+  pure integer function opt_size(x)
+    integer, intent(in), optional :: x(:)
+    opt_size = 0
+    if (present(x)) opt_size = size(x)
+  end function opt_size
+
+  !> Reverse the first n entries of a C-order array into a default-integer Fortran-order one.
+  pure function rev(n, x) result(y)
+    integer, intent(in) :: n
+    integer(c_int64_t), intent(in) :: x(:)
+    integer :: y(n)
+    integer :: k
+    do k = 1, n
+      y(k) = int(x(n + 1 - k))
+    end do
+  end function rev
+
+  pure function rev32(n, x) result(y)
+    integer, intent(in) :: n
+    integer(c_int32_t), intent(in) :: x(:)
+    integer :: y(n)
+    integer :: k
+    do k = 1, n
+      y(k) = int(x(n + 1 - k))
+    end do
+  end function rev32
+
+  ! =====================================================================================
+  ! Creation, destruction, copy
+  ! =====================================================================================
+
+  !> Collective over `team` (default DART_TEAM_ALL): create u, a global array of
+  !> size(shape) = 1 .. DART_ARRAY_MAX_DIMS dimensions of basic type dtype (complex:
+  !> DART_TYPE_FLOAT/DOUBLE with components=2), block-distributed on a process grid.
+  !> Every argument per dimension is in Fortran order; a halo, halo_lo, halo_hi or
+  !> periodic of size 1 applies to every dimension. halo = the width on both sides (or
+  !> halo_lo/halo_hi, not with halo); procs: units per dimension, 0 = chosen (the
+  !> reverse of C's choice: balanced, non-increasing in C order); blocks: sum(procs)
+  !> extents, those of dimension 1's grid coordinates first (needs every procs given).
+  !> All or nothing: a bad or different argument on any unit fails on every unit; the unit
+  !> whose argument is bad reports it, the others "another unit failed: unit U ...". Every
+  !> block, ghosts included, starts at zero.
+  subroutine dart_array_create(u, dtype, shape, halo, halo_lo, halo_hi, periodic, stencil, &
+                               procs, team, exchange, blocks, components, stat, errmsg)
+    type(dart_array), intent(inout) :: u
+    integer(DART_DATATYPE_KIND), intent(in) :: dtype
+    integer, intent(in) :: shape(:)
+    integer, intent(in), optional :: halo(:), halo_lo(:), halo_hi(:)
+    logical, intent(in), optional :: periodic(:)
+    integer, intent(in), optional :: stencil
+    integer, intent(in), optional :: procs(:)
+    integer(DART_TEAM_KIND), intent(in), optional :: team
+    integer, intent(in), optional :: exchange
+    integer, intent(in), optional :: blocks(:)
+    integer, intent(in), optional :: components
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: fn = 'dart_array_create'
+    type(c_dart_array_spec) :: spec
+    type(dart_array) :: a
+    integer(c_int64_t), allocatable, target :: cblocks(:)
+    character(len=:), allocatable :: why
+    integer(c_int) :: rc
+    integer :: nd, k, c, at, off
+    rc = c_dart_array_spec_init(spec)
+    if (rc /= DART_OK) then
+      call finish(rc, fn, stat, errmsg)
+      return
+    end if
+    nd = size(shape)
+    spec%dtype = dtype
+    spec%ndim = int(nd, c_int32_t)   ! out of range: the core says so, on every unit
+    if (present(team)) spec%team = team
+    if (present(components)) spec%components = int(components, c_int32_t)
+    if (present(stencil)) spec%stencil = int(stencil, c_int32_t)
+    if (present(exchange)) spec%exchange = int(exchange, c_int32_t)
+    why = ''
+    if (nd >= 1 .and. nd <= DART_ARRAY_MAX_DIMS) then
+      call per_dim('halo', present(halo), opt_size(halo))
+      call per_dim('halo_lo', present(halo_lo), opt_size(halo_lo))
+      call per_dim('halo_hi', present(halo_hi), opt_size(halo_hi))
+      if (present(periodic)) then
+        if (size(periodic) /= 1 .and. size(periodic) /= nd .and. len(why) == 0) &
+          why = 'size(periodic) = ' // itoa(size(periodic, kind=int64)) // ' must be 1 or ' // &
+                'size(shape) = ' // itoa(int(nd, int64))
+      end if
+      if (present(procs)) then
+        if (size(procs) /= nd .and. len(why) == 0) &
+          why = 'size(procs) = ' // itoa(size(procs, kind=int64)) // ' differs from ' // &
+                'size(shape) = ' // itoa(int(nd, int64))
+      end if
+      if (present(halo) .and. (present(halo_lo) .or. present(halo_hi)) .and. len(why) == 0) &
+        why = 'give halo or halo_lo/halo_hi, not both'
+    end if
+    if (len(why) == 0 .and. nd >= 1 .and. nd <= DART_ARRAY_MAX_DIMS) then
+      do k = 1, nd
+        c = nd + 1 - k                  ! C dimension c - 1
+        spec%shape(c) = int(shape(k), c_int64_t)
+        if (present(procs)) spec%procs(c) = int(procs(k), c_int32_t)
+        if (present(halo)) then
+          spec%halo_lo(c) = int(pick(halo, k), c_int32_t)
+          spec%halo_hi(c) = spec%halo_lo(c)
+        end if
+        if (present(halo_lo)) spec%halo_lo(c) = int(pick(halo_lo, k), c_int32_t)
+        if (present(halo_hi)) spec%halo_hi(c) = int(pick(halo_hi, k), c_int32_t)
+        if (present(periodic)) then
+          spec%boundary(c) = DART_ARRAY_BOUNDARY_NONE
+          if (periodic(min(k, size(periodic)))) spec%boundary(c) = DART_ARRAY_BOUNDARY_PERIODIC
+        end if
+      end do
+      if (present(blocks)) then
+        if (present(procs)) then
+          if (all(procs > 0)) then
+            ! Fortran lists dimension 1's blocks first, C dimension 0's (Fortran's last).
+            if (size(blocks) /= sum(procs)) then
+              why = 'size(blocks) = ' // itoa(size(blocks, kind=int64)) // ' differs from ' // &
+                    'sum(procs) = ' // itoa(int(sum(procs), int64))
+            else
+              allocate(cblocks(size(blocks)))
+              at = 0
+              do c = 1, nd
+                k = nd + 1 - c
+                off = sum(procs(1:k - 1))
+                cblocks(at + 1:at + procs(k)) = int(blocks(off + 1:off + procs(k)), c_int64_t)
+                at = at + procs(k)
+              end do
+            end if
+          end if
+        end if
+        ! Without every procs given the core refuses the blocks before reading them.
+        if (.not. allocated(cblocks)) cblocks = int(blocks, c_int64_t)
+        spec%blocks = c_loc(cblocks)
+      end if
+    end if
+    ! An argument only this layer can judge: the unit still joins the team's agreement,
+    ! with an empty spec (ndim 0), so that every unit fails and none waits.
+    if (len(why) > 0) then
+      spec%ndim = 0
+      spec%blocks = c_null_ptr
+    end if
+    rc = c_dart_array_create(spec, a)
+    if (len(why) > 0) then
+      call dartf_fail(DART_ERR_INVAL, fn, why, stat, errmsg)
+      return
+    end if
+    if (rc == DART_OK) u = a
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
+
+  contains
+
+    subroutine per_dim(name, given, n)
+      character(len=*), intent(in) :: name
+      logical, intent(in) :: given
+      integer, intent(in) :: n
+      if (.not. given .or. len(why) > 0) return
+      if (n /= 1 .and. n /= nd) why = 'size(' // name // ') = ' // itoa(int(n, int64)) // &
+        ' must be 1 or size(shape) = ' // itoa(int(nd, int64))
+    end subroutine per_dim
+
+    pure integer function pick(x, k)
+      integer, intent(in) :: x(:), k
+      pick = x(min(k, size(x)))
+    end function pick
+
+  end subroutine dart_array_create
+
+  !> Collective: free u and its memory (an update begun and not ended is ended first); u
+  !> becomes DART_ARRAY_NULL.
+  subroutine dart_array_destroy(u, stat, errmsg)
+    type(dart_array), intent(inout) :: u
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_array_destroy(u)
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, 'dart_array_destroy', stat, errmsg)
+  end subroutine dart_array_destroy
+
+  !> Collective: v = a new array with u's distribution, halos and options, every block
+  !> (ghosts included) a copy of u's. All or nothing, as dart_array_create.
+  subroutine dart_array_copy(u, v, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    type(dart_array), intent(inout) :: v
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    type(dart_array) :: a
+    rc = c_dart_array_copy(dartf_array_ptr(u), a)
+    if (rc == DART_OK) v = a
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, 'dart_array_copy', stat, errmsg)
+  end subroutine dart_array_copy
+
+  ! =====================================================================================
+  ! Halo updates
+  ! =====================================================================================
+
+  !> Collective, neighbours only: fill my ghosts with the neighbours' interior values (as
+  !> of their call). On return I may write my interior and my ghosts.
+  subroutine dart_array_update_halo(u, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_array_update_halo(dartf_array_ptr(u))
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, 'dart_array_update_halo', stat, errmsg)
+  end subroutine dart_array_update_halo
+
+  !> Start an update. Until dart_array_update_halo_end, read the interior only: do not
+  !> write it, do not touch the ghosts. Several arrays may have updates in flight.
+  subroutine dart_array_update_halo_begin(u, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_array_update_halo_begin(dartf_array_ptr(u))
+    if (rc /= DART_OK .or. present(stat)) &
+      call finish(rc, 'dart_array_update_halo_begin', stat, errmsg)
+  end subroutine dart_array_update_halo_begin
+
+  !> Complete the update begun by dart_array_update_halo_begin (as dart_array_update_halo
+  !> on return).
+  subroutine dart_array_update_halo_end(u, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_array_update_halo_end(dartf_array_ptr(u))
+    if (rc /= DART_OK .or. present(stat)) &
+      call finish(rc, 'dart_array_update_halo_end', stat, errmsg)
+  end subroutine dart_array_update_halo_end
+
+  ! =====================================================================================
+  ! Queries (local)
+  ! =====================================================================================
+
+  !> What this unit knows about u, every list in Fortran order (the first ndim entries of
+  !> each array argument are written; it must have at least ndim): the global shape, the
+  !> process grid procs and my coords in it (0-based), my block lo .. hi (global 0-based
+  !> indices, hi inclusive), the ghost widths, the periodic dimensions; the basic type and
+  !> components of a point, the stencil, the exchange in use (never _AUTO), the team,
+  !> my id in it and its size. Nothing is written on failure.
+  subroutine dart_array_query(u, procs, coords, lo, hi, shape, halo_lo, halo_hi, periodic, &
+                              ndim, dtype, components, stencil, exchange, team, myid, nunits, &
+                              stat, errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(inout), optional :: procs(:), coords(:), lo(:), hi(:), shape(:)
+    integer, intent(inout), optional :: halo_lo(:), halo_hi(:)
+    logical, intent(inout), optional :: periodic(:)
+    integer, intent(inout), optional :: ndim, components, stencil, exchange, myid, nunits
+    integer(DART_DATATYPE_KIND), intent(inout), optional :: dtype
+    integer(DART_TEAM_KIND), intent(inout), optional :: team
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: fn = 'dart_array_query'
+    type(c_dart_array_info) :: info
+    character(len=:), allocatable :: why
+    integer :: nd, k
+    if (get_info(u, fn, info, stat, errmsg) /= DART_OK) return
+    nd = int(info%ndim)
+    why = ''
+    call room('procs', present(procs), opt_size(procs))
+    call room('coords', present(coords), opt_size(coords))
+    call room('lo', present(lo), opt_size(lo))
+    call room('hi', present(hi), opt_size(hi))
+    call room('shape', present(shape), opt_size(shape))
+    call room('halo_lo', present(halo_lo), opt_size(halo_lo))
+    call room('halo_hi', present(halo_hi), opt_size(halo_hi))
+    if (present(periodic)) call room('periodic', .true., size(periodic))
+    if (len(why) > 0) then
+      call dartf_fail(DART_ERR_INVAL, fn, why, stat, errmsg)
+      return
+    end if
+    if (present(procs)) procs(1:nd) = rev32(nd, info%procs)
+    if (present(coords)) coords(1:nd) = rev32(nd, info%coords)
+    if (present(lo)) lo(1:nd) = rev(nd, info%lo)
+    if (present(hi)) hi(1:nd) = rev(nd, info%hi) - 1
+    if (present(shape)) shape(1:nd) = rev(nd, info%shape)
+    if (present(halo_lo)) halo_lo(1:nd) = rev32(nd, info%halo_lo)
+    if (present(halo_hi)) halo_hi(1:nd) = rev32(nd, info%halo_hi)
+    if (present(periodic)) then
+      do k = 1, nd
+        periodic(k) = info%boundary(nd + 1 - k) == DART_ARRAY_BOUNDARY_PERIODIC
+      end do
+    end if
+    if (present(ndim)) ndim = nd
+    if (present(dtype)) dtype = info%dtype
+    if (present(components)) components = int(info%components)
+    if (present(stencil)) stencil = int(info%stencil)
+    if (present(exchange)) exchange = int(info%exchange)
+    if (present(team)) team = info%team
+    if (present(myid)) myid = int(info%myid)
+    if (present(nunits)) nunits = int(info%nunits)
+    if (present(stat)) stat = DART_OK
+
+  contains
+
+    subroutine room(name, given, n)
+      character(len=*), intent(in) :: name
+      logical, intent(in) :: given
+      integer, intent(in) :: n
+      if (.not. given .or. n >= nd .or. len(why) > 0) return
+      why = 'size(' // name // ') = ' // itoa(int(n, int64)) // ' is less than the ' // &
+            'array''s ' // itoa(int(nd, int64)) // ' dimensions'
+    end subroutine room
+
+  end subroutine dart_array_query
+
+  !> The block lo .. hi (global 0-based indices, hi inclusive, Fortran order) of team unit
+  !> `unit` (any unit of u's team). lo and hi need at least ndim entries.
+  subroutine dart_array_block(u, unit, lo, hi, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(in) :: unit
+    integer, intent(inout) :: lo(:), hi(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: fn = 'dart_array_block'
+    type(c_dart_array_info) :: info
+    integer(c_int64_t) :: clo(DART_ARRAY_MAX_DIMS), chi(DART_ARRAY_MAX_DIMS)
+    integer(c_int) :: rc
+    integer :: nd
+    if (get_info(u, fn, info, stat, errmsg) /= DART_OK) return
+    nd = int(info%ndim)
+    if (size(lo) < nd .or. size(hi) < nd) then
+      call dartf_fail(DART_ERR_INVAL, fn, 'lo and hi need ' // itoa(int(nd, int64)) // &
+                      ' entries (the array''s dimensions)', stat, errmsg)
+      return
+    end if
+    clo = 0
+    chi = 0
+    rc = c_dart_array_block(dartf_array_ptr(u), int(unit, c_int32_t), clo, chi)
+    if (rc == DART_OK) then
+      lo(1:nd) = rev(nd, clo)
+      hi(1:nd) = rev(nd, chi) - 1
+    end if
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
+  end subroutine dart_array_block
+
+  !> The team unit that owns the global point `index` (0-based, Fortran order).
+  subroutine dart_array_owner(u, index, unit, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(in) :: index(:)
+    integer, intent(inout) :: unit
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: fn = 'dart_array_owner'
+    type(c_dart_array_info) :: info
+    integer(c_int64_t) :: cidx(DART_ARRAY_MAX_DIMS)
+    integer(c_int32_t) :: owner
+    integer(c_int) :: rc
+    integer :: nd, k
+    if (get_info(u, fn, info, stat, errmsg) /= DART_OK) return
+    nd = int(info%ndim)
+    if (size(index) /= nd) then
+      call dartf_fail(DART_ERR_INVAL, fn, 'size(index) = ' // itoa(size(index, kind=int64)) // &
+                      ' differs from the array''s ' // itoa(int(nd, int64)) // ' dimensions', &
+                      stat, errmsg)
+      return
+    end if
+    cidx = 0
+    do k = 1, nd
+      cidx(nd + 1 - k) = int(index(k), c_int64_t)
+    end do
+    rc = c_dart_array_owner(dartf_array_ptr(u), cidx, owner)
+    if (rc == DART_OK) unit = int(owner)
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
+  end subroutine dart_array_owner
+
+  ! =====================================================================================
+  ! The bodies of the typed wrappers (dart_array_template.inc)
+  ! =====================================================================================
+
+  !> For dart_array_local/_interior: u's info, after checking that a pointer of rank
+  !> prank and element type (bkind, bint, bparts) fits it. Finishes the call on failure;
+  !> on success sets stat.
+  integer(c_int) function dartf_array_view(u, prank, bkind, bint, bparts, blabel, fname, info, &
+                                           stat, errmsg) result(rc)
+    type(dart_array), intent(in) :: u
+    integer, intent(in) :: prank, bkind, bparts
+    logical, intent(in) :: bint
+    character(len=*), intent(in) :: blabel, fname
+    type(c_dart_array_info), intent(inout) :: info
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: why
+    rc = get_info(u, fname, info, stat, errmsg)
+    if (rc /= DART_OK) return
+    if (.not. type_fits(info, bkind, bint, bparts, blabel, 'p', why)) then
+      rc = DART_ERR_INVAL
+    else if (prank /= info%ndim) then
+      rc = DART_ERR_INVAL
+      why = 'p has rank ' // itoa(int(prank, int64)) // ' but the array has ' // &
+            itoa(int(info%ndim, int64)) // ' dimensions'
+    end if
+    call dartf_finish(rc, fname, stat, errmsg, msg=why)
+  end function dartf_array_view
+
+  !> The Fortran-order bounds of my block: with ghosts (lb .. ub) and without (lo .. hi),
+  !> global 0-based indices, inclusive.
+  pure subroutine dartf_array_bounds(info, lb, ub, lo, hi)
+    type(c_dart_array_info), intent(in) :: info
+    integer(int64), intent(inout) :: lb(:), ub(:), lo(:), hi(:)
+    integer :: nd, k, c
+    nd = int(info%ndim)
+    do k = 1, nd
+      c = nd + 1 - k
+      lo(k) = info%lo(c)
+      hi(k) = info%hi(c) - 1
+      lb(k) = info%lo(c) - info%halo_lo(c)
+      ub(k) = info%hi(c) - 1 + info%halo_hi(c)
+    end do
+  end subroutine dartf_array_bounds
+
+  !> dart_array_get / dart_array_put: the region of buf's shape at global index lo
+  !> (Fortran order), buf any array or section of the array's rank (or a scalar: one
+  !> point), described to the core by its point strides: no copy.
+  subroutine dartf_array_region(u, lo, buf, bkind, bint, bparts, blabel, put, fname, stat, &
+                                errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(in) :: lo(:)
+    type(*), dimension(..), intent(in), target :: buf
+    integer, intent(in) :: bkind, bparts
+    logical, intent(in) :: bint, put
+    character(len=*), intent(in) :: blabel, fname
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_dart_array_info) :: info
+    character(len=:), allocatable :: why
+    integer(c_size_t) :: ext(DART_ARRAY_MAX_DIMS)
+    integer(c_ptrdiff_t) :: str(DART_ARRAY_MAX_DIMS)
+    integer(c_int64_t) :: clo(DART_ARRAY_MAX_DIMS), chi(DART_ARRAY_MAX_DIMS)
+    integer(c_int64_t) :: cstr(DART_ARRAY_MAX_DIMS)
+    type(c_ptr) :: addr
+    integer(c_int) :: rc, ndesc
+    integer :: nd, k, c
+    if (get_info(u, fname, info, stat, errmsg) /= DART_OK) return
+    nd = int(info%ndim)
+    why = ''
+    if (.not. type_fits(info, bkind, bint, bparts, blabel, 'buf', why)) then
+      continue
+    else if (size(lo) /= nd) then
+      why = 'size(lo) = ' // itoa(size(lo, kind=int64)) // ' differs from the array''s ' // &
+            itoa(int(nd, int64)) // ' dimensions'
+    else if (rank(buf) /= nd .and. rank(buf) /= 0) then
+      why = 'buf has rank ' // itoa(int(rank(buf), int64)) // ' but the array has ' // &
+            itoa(int(nd, int64)) // ' dimensions (a scalar buf is one point)'
+    end if
+    if (len(why) > 0) then
+      call dartf_fail(DART_ERR_INVAL, fname, why, stat, errmsg)
+      return
+    end if
+    ndesc = c_dartf_descriptor(buf, 1_c_int, addr, ext, str, int(DART_ARRAY_MAX_DIMS, c_int))
+    if (ndesc == -1) then
+      why = 'buf is an assumed-size array; pass a section with an upper bound'
+    else if (ndesc < 0) then
+      why = 'a stride of buf is not a multiple of its element size'
+    end if
+    do k = 1, max(ndesc, 0)
+      if (str(k) < 0 .and. len(why) == 0) why = 'buf has a negative stride in dimension ' // &
+        itoa(int(k, int64)) // ' (a section such as a(n:1:-1)); reverse it in a copy'
+    end do
+    if (len(why) > 0) then
+      call dartf_fail(DART_ERR_INVAL, fname, why, stat, errmsg)
+      return
+    end if
+    clo = 0
+    chi = 0
+    cstr = 1
+    do k = 1, nd
+      c = nd + 1 - k
+      clo(c) = int(lo(k), c_int64_t)
+      chi(c) = clo(c) + 1
+      if (ndesc > 0) then
+        chi(c) = clo(c) + int(ext(k), c_int64_t)
+        cstr(c) = int(str(k), c_int64_t)
+      end if
+    end do
+    if (put) then
+      rc = c_dart_array_put(dartf_array_ptr(u), clo, chi, addr, cstr)
+    else
+      rc = c_dart_array_get(dartf_array_ptr(u), clo, chi, addr, cstr)
+    end if
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, fname, stat, errmsg)
+  end subroutine dartf_array_region
+
+  !> dart_array_gather / dart_array_scatter: the whole array to or from the contiguous
+  !> buffer at addr (shape bshape, Fortran order) on team unit root; elsewhere the buffer
+  !> is neither read, written nor checked. A root whose buffer does not fit passes none,
+  !> so that the call fails on every unit (the core's agreement) and nobody waits.
+  subroutine dartf_array_whole(u, addr, bshape, bkind, bint, bparts, blabel, root, put, fname, &
+                               stat, errmsg)
+    type(dart_array), intent(in) :: u
+    type(c_ptr), intent(in) :: addr
+    integer(int64), intent(in) :: bshape(:)
+    integer, intent(in) :: bkind, bparts, root
+    logical, intent(in) :: bint, put
+    character(len=*), intent(in) :: blabel, fname
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_dart_array_info) :: info
+    character(len=:), allocatable :: why
+    type(c_ptr) :: p
+    integer(c_int) :: rc
+    integer :: nd
+    if (get_info(u, fname, info, stat, errmsg) /= DART_OK) return
+    nd = int(info%ndim)
+    why = ''
+    p = c_null_ptr
+    if (root == info%myid) then
+      if (.not. type_fits(info, bkind, bint, bparts, blabel, 'buf', why)) then
+        continue
+      else if (size(bshape) /= nd) then
+        why = 'buf has rank ' // itoa(size(bshape, kind=int64)) // ' on the root but the ' // &
+              'array has ' // itoa(int(nd, int64)) // ' dimensions'
+      else if (any(bshape /= rev(nd, info%shape))) then
+        why = 'buf on the root does not have the global shape of the array'
+      else
+        p = addr
+      end if
+    end if
+    if (put) then
+      rc = c_dart_array_scatter(dartf_array_ptr(u), p, int(root, c_int32_t))
+    else
+      rc = c_dart_array_gather(dartf_array_ptr(u), p, int(root, c_int32_t))
+    end if
+    if (len(why) > 0) then
+      call dartf_fail(DART_ERR_INVAL, fname, why, stat, errmsg)
+      return
+    end if
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, fname, stat, errmsg)
+  end subroutine dartf_array_whole
+
+end module dart_arrays
