@@ -3,7 +3,7 @@
 ! WHOLE job (dart_abort -> MPI_Abort), also the units that wait in a barrier meanwhile.
 ! Run by check_abort.cmake, which checks the exit status, the time and the message.
 !
-! modes: put, errmsg, collective, section, dart_abort, notinit, local (see below).
+! modes: put, errmsg, collective, section, dart_abort, notinit, local, array (see below).
 program fprog_abort
   use, intrinsic :: iso_fortran_env, only: error_unit, real64
   use mpi_f08
@@ -15,6 +15,7 @@ program fprog_abort
   type(dart_gptr) :: g, t
   real(real64), target :: a(5)
   real(real64), pointer :: p(:)
+  type(dart_array) :: u
 
   call get_command_argument(1, mode)
   if (mode == 'notinit') then
@@ -59,6 +60,14 @@ program fprog_abort
   case ('local')
     ! a pointer into the memory of a unit on another node (run with DART_UNITS_PER_NODE)
     if (me == n - 1) call dart_local(g, p, [5])
+  case ('array')
+    ! a distributed array with an argument of the wrong size on unit n-1 only: that unit
+    ! names it, every unit fails the creation (none waits) and the job ends
+    if (me == n - 1) then
+      call dart_array_create(u, DART_TYPE_DOUBLE, [4, 4], halo=[1, 1, 1])
+    else
+      call dart_array_create(u, DART_TYPE_DOUBLE, [4, 4], halo=[1, 1])
+    end if
   case default
     write(error_unit, '(a)') 'fprog_abort: unknown mode ' // trim(mode)
     error stop 2
