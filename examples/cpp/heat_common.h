@@ -3,12 +3,12 @@
 // exactly the same rules (docs/porting.md); the process grid and the blocks are the
 // distributed arrays' (dart_array.h), the same in every language:
 //
-//  - process grid: `dims_create(n, d)` factors n into primes and gives each prime,
-//    largest first, to the dimension that is currently smallest (ties: the lowest
-//    index), so dims are non-increasing: 4 units in 2D -> 2 x 2, 3 units -> 3 x 1;
-//    unit u has coordinates in row-major order over dims (the last one varies fastest).
-//    dart_array_create chooses the same grid; the benchmarks' hand-written exchanges
-//    (benchmarks/bench_halo.cc, bench_ghost.cc) take it from here;
+//  - process grid: n is factored into primes and each prime, largest first, goes to the
+//    dimension that is currently smallest (ties: the lowest index), so dims are
+//    non-increasing: 4 units in 2D -> 2 x 2, 3 units -> 3 x 1; unit u has coordinates in
+//    row-major order over dims (the last one varies fastest). dart_array_create chooses
+//    it; `dims_create` below asks the library (dart_array_dims_create) for the
+//    benchmarks' hand-written exchanges (benchmarks/bench_halo.cc, bench_ghost.cc);
 //  - blocks: N points over P blocks, block b has N/P points plus one if b < N % P, and
 //    starts at b*(N/P) + min(b, N % P) (the arrays' default blocks);
 //  - output: the final global field as raw little-endian float64, C order (the last
@@ -89,26 +89,11 @@ inline Args parse_args(int argc, char **argv, bool three_d) {
   return a;
 }
 
-// Balanced process grid, see the file comment.
+// The balanced process grid of the file comment: the one dart_array_create chooses.
 inline std::vector<int> dims_create(int n, int ndims) {
-  std::vector<int> primes;
-  for (int p = 2, m = n; m > 1;) {
-    if (m % p == 0) {
-      primes.push_back(p);
-      m /= p;
-    } else {
-      ++p;
-    }
-  }
-  std::vector<int> dims(ndims, 1);
-  for (auto it = primes.rbegin(); it != primes.rend(); ++it) {
-    int smallest = 0;
-    for (int d = 1; d < ndims; ++d)
-      if (dims[d] < dims[smallest]) smallest = d;
-    dims[smallest] *= *it;
-  }
-  std::sort(dims.begin(), dims.end(), [](int x, int y) { return x > y; });
-  return dims;
+  std::vector<int32_t> dims((size_t)ndims, 0);
+  HEAT_CHECK(dart_array_dims_create(n, ndims, dims.data()));
+  return std::vector<int>(dims.begin(), dims.end());
 }
 
 inline void check_little_endian() {

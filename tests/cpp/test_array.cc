@@ -504,6 +504,37 @@ TEST(Array, RegionsGatherScatterCopy) {
   DART_EXPECT_OK(dart_array_destroy(&a));
 }
 
+// The grid rule, public (dart_array_dims_create) and as the creation applies it.
+TEST(Array, DimsCreate) {
+  int32_t p2[2] = {0, 0}, p3[3] = {0, 2, 0}, p4[4] = {0, 0, 0, 0}, bad[2] = {2, 0};
+  DART_EXPECT_OK(dart_array_dims_create(12, 2, p2));
+  EXPECT_EQ(p2[0], 4);
+  EXPECT_EQ(p2[1], 3);
+  DART_EXPECT_OK(dart_array_dims_create(12, 3, p3));
+  EXPECT_EQ(p3[0], 3);
+  EXPECT_EQ(p3[1], 2);
+  EXPECT_EQ(p3[2], 2);
+  DART_EXPECT_OK(dart_array_dims_create(7, 4, p4));
+  EXPECT_EQ(p4[0] * 10 + p4[1] + p4[2] + p4[3], 73);  // 7 x 1 x 1 x 1
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_dims_create(7, 2, bad));
+  EXPECT_EQ(bad[1], 0);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_dims_create(4, 0, p2));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_dims_create(4, 2, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_dims_create(0, 2, p2));
+  // The creation picks the same grid.
+  const int n = nunits();
+  dart_array_spec_t s = base_spec(3, DART_TYPE_INT);
+  s.shape[0] = s.shape[1] = s.shape[2] = 8;
+  dart_array_t a = DART_ARRAY_NULL;
+  DART_EXPECT_OK(dart_array_create(&s, &a));
+  dart_array_info_t in;
+  DART_EXPECT_OK(dart_array_get_info(a, &in));
+  int32_t want[3] = {0, 0, 0};
+  DART_EXPECT_OK(dart_array_dims_create(n, 3, want));
+  for (int d = 0; d < 3; ++d) EXPECT_EQ(in.procs[d], want[d]);
+  DART_EXPECT_OK(dart_array_destroy(&a));
+}
+
 // Bad input: a clear error, on every unit, nothing left behind (the layout cache's held
 // count returns to where it was), no hang.
 TEST(Array, BadInput) {

@@ -53,13 +53,14 @@ def test_benchmark_suite_quick(tmp_path: Path):
     for k, v in transfer.items():
         assert v <= times[(k[0], "exchange") + k[2:]], k
     for impl in ("dart", "dart-nb", "dart-notify", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p",
-                 "mpi-p2p-nb", "dart-example", "dartpy"):
+                 "mpi-p2p-nb", "dart-array", "dart-array-nb", "dart-array-notify",
+                 "dart-array-example", "dartpy-array"):
         assert impl in halo, impl
     # Every halo implementation reported a passed check (per case and placement), no
     # check failed, the examples' fields agreed, every ghost job checked its slots.
     assert "CHECK FAILED" not in log
-    assert log.count("check passed (hash") >= len(halo - {"dart-example", "dartpy",
-                                                          "dart-fortran"}) * 4, log[-3000:]
+    examples = {"dart-array-example", "dartpy-array", "dart-fortran-array"}
+    assert log.count("check passed (hash") >= len(halo - examples) * 4, log[-3000:]
     assert "identical fields, check passed" in log
     assert log.count("bench_ghost: every check passed") == 2
     assert "verification: 0 errors" in log

@@ -241,6 +241,27 @@ dart_ret_t dart_array_spec_init(dart_array_spec_t *spec) {
   return DART_OK;
 }
 
+dart_ret_t dart_array_dims_create(int32_t nunits, int32_t ndim, int32_t *procs) {
+  const char *fn = "dart_array_dims_create";
+  if (procs == nullptr) return fail(DART_ERR_INVAL, fn, "procs is NULL");
+  if (ndim < 1 || ndim > kMaxDims)
+    return fail(DART_ERR_INVAL, fn, "ndim %d is out of range: 1 to DART_ARRAY_MAX_DIMS (%d)",
+                ndim, kMaxDims);
+  if (nunits < 1) return fail(DART_ERR_INVAL, fn, "nunits %d must be at least 1", nunits);
+  Dims p{};
+  for (int d = 0; d < ndim; ++d) {
+    if (procs[d] < 0)
+      return fail(DART_ERR_INVAL, fn, "procs[%d] = %d must be positive (or 0: chosen)", d,
+                  procs[d]);
+    p[d] = procs[d];
+  }
+  if (!choose_grid(ndim, nunits, &p))
+    return fail(DART_ERR_INVAL, fn, "the given entries of procs do not divide %d units",
+                nunits);
+  for (int d = 0; d < ndim; ++d) procs[d] = p[d];
+  return DART_OK;
+}
+
 dart_ret_t dart_array_spec_check(const dart_array_spec_t *spec) {
   const char *fn = "dart_array_spec_check";
   if (spec == nullptr) return fail(DART_ERR_INVAL, fn, "spec is NULL");

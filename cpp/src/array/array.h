@@ -62,6 +62,10 @@ struct Decomp {
   int coord_of_index(int d, int64_t i) const;
 };
 
+// Fills the 0 entries of procs (ndim of them) for n units by MPI_Dims_create's rule;
+// false if the given entries do not divide n.
+bool choose_grid(int ndim, int n, Dims *procs);
+
 // The checks of dart_array_spec_check, and the decomposition when they pass (DART_OK, or
 // DART_ERR_INVAL / DART_ERR_NOTFOUND with the detail message set for `fn`).
 dart_ret_t decomp_build(const dart_array_spec_t &spec, const char *fn, Decomp *out);

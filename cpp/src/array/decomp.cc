@@ -69,14 +69,6 @@ int64_t Decomp::local_points(const Dims &c) const {
   return n;
 }
 
-int Decomp::coord_of_index(int d, int64_t i) const {
-  const auto &s = starts[d];
-  // the last start <= i (s[0] == 0 <= i < s.back())
-  return (int)(std::upper_bound(s.begin(), s.end() - 1, i) - s.begin()) - 1;
-}
-
-namespace {
-
 // The chosen entries of a grid (procs[d] == 0) for `n` units: the prime factors of what
 // the given entries leave, largest first, each to the chosen entry that is smallest so
 // far (the lowest index on ties), then the chosen entries in non-increasing order. The
@@ -109,6 +101,14 @@ bool choose_grid(int ndim, int n, Dims *procs) {
   for (size_t k = 0; k < free.size(); ++k) (*procs)[free[k]] = dims[k];
   return true;
 }
+
+int Decomp::coord_of_index(int d, int64_t i) const {
+  const auto &s = starts[d];
+  // the last start <= i (s[0] == 0 <= i < s.back())
+  return (int)(std::upper_bound(s.begin(), s.end() - 1, i) - s.begin()) - 1;
+}
+
+namespace {
 
 std::string list(int n, const int64_t *v) {
   std::string s = "[";

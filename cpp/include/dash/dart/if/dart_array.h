@@ -133,6 +133,16 @@ typedef struct dart_array_struct *dart_array_t;
 dart_ret_t dart_array_spec_init(dart_array_spec_t *spec);
 
 /**
+ * The process grid dart_array_create chooses: fills the 0 entries of procs (ndim entries,
+ * 1 <= ndim <= DART_ARRAY_MAX_DIMS) for `nunits` units, keeping the given ones, as
+ * MPI_Dims_create does (the prime factors of what the given entries leave, largest first,
+ * each to the chosen entry that is smallest so far; the chosen entries non-increasing).
+ * DART_ERR_INVAL if the given entries do not divide nunits (procs is then untouched).
+ * Local; needs no dart_init.
+ */
+dart_ret_t dart_array_dims_create(int32_t nunits, int32_t ndim, int32_t *procs);
+
+/**
  * Checks a spec on the calling unit alone, as dart_array_create would before it talks to
  * the team: DART_OK, or DART_ERR_INVAL with the reason (or DART_ERR_NOTFOUND for an
  * unknown team). Local. A binding calls it after a failed create to tell "my argument was
