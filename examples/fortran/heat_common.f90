@@ -1,42 +1,32 @@
 ! heat_common: the shared pieces of the Fortran heat examples (heat2d.f90, heat3d.f90),
 ! with exactly the rules of examples/cpp/heat_common.h and the Python twins:
 !
-!  - process grid: dims_create(n, d) factors n into primes and gives each prime, largest
-!    first, to the dimension that is currently smallest (ties: the lowest index), then
-!    sorts the dims non-increasing; unit u has coordinates in row-major order over dims
-!    (the last one varies fastest);
-!  - blocks: N points over P blocks, block b has N/P points plus one if b < N % P, and
-!    starts at b*(N/P) + min(b, N % P);
+!  - command line: --nx --ny [--nz] --iters --mode blocking|nonblocking|notify [--out FILE];
 !  - output: the final global field as raw little-endian float64 in C order (the last C
 !    index varies fastest: a Fortran array whose FIRST index is that C index), written by
 !    unit 0;
 !  - checksum: the plain left-to-right sum of that array in file order.
+!
+! The process grid and the blocks are the distributed arrays' (dart_array_create chooses
+! them by the rules the examples used to compute here: MPI_Dims_create's grid, n / p
+! points per block with the first n % p one larger).
 module heat_common
   use, intrinsic :: iso_fortran_env, only: int8, int32, int64, real64, error_unit
   use dart
   implicit none
   private
-  public :: heat_args, parse_args, dims_create, block, checksum, write_field, wtime
-  public :: max_over_units, counter_of, median
+  public :: heat_args, parse_args, create_fields, checksum, write_field, wtime, max_over_units
+  public :: median
 
   type :: heat_args
     integer :: nx = 0, ny = 0, nz = 0, iters = 0
     logical :: nonblocking = .false.
-    logical :: notify = .false.              ! --mode notify: put_notify, no barrier
+    logical :: notify = .false.              ! --mode notify: the notified exchange
     character(len=:), allocatable :: mode
     character(len=:), allocatable :: out
   end type heat_args
 
 contains
-
-  !> --mode notify: counter k (the iterate's parity) of unit `unit` in a counter block.
-  type(dart_gptr) function counter_of(counters, unit, k)
-    type(dart_gptr), intent(in) :: counters
-    integer, intent(in) :: unit, k
-    counter_of = counters
-    call dart_gptr_setunit(counter_of, unit)
-    call dart_gptr_incaddr(counter_of, 8 * k)
-  end function counter_of
 
   subroutine usage(prog, three_d, why)
     character(len=*), intent(in) :: prog, why
@@ -102,53 +92,31 @@ contains
     if (a%iters < 0) call usage(prog, three_d, '--iters must be >= 0')
   end function parse_args
 
-  !> Balanced process grid (see the module comment).
-  function dims_create(n, ndims) result(dims)
-    integer, intent(in) :: n, ndims
-    integer :: dims(ndims)
-    integer, allocatable :: primes(:)
-    integer :: p, m, i, smallest, d, t
-    allocate(primes(0))
-    p = 2
-    m = n
-    do while (m > 1)
-      if (mod(m, p) == 0) then
-        primes = [primes, p]
-        m = m / p
-      else
-        p = p + 1
+  !> The two iterates (current and next) of an example: arrays of float64 of the given
+  !> Fortran shape (the C shape reversed), one ghost point on every side, not periodic,
+  !> the notified exchange for --mode notify and gets otherwise. A grid the units cannot
+  !> share (fewer points than processes in a dimension) ends the program with status 2
+  !> and the core's reason, as a bad command line does.
+  subroutine create_fields(prog, args, shape, field)
+    character(len=*), intent(in) :: prog
+    type(heat_args), intent(in) :: args
+    integer, intent(in) :: shape(:)
+    type(dart_array), intent(inout) :: field(0:1)
+    character(len=512) :: msg
+    integer :: k, st, exchange, me
+    exchange = DART_ARRAY_EXCHANGE_GET
+    if (args%notify) exchange = DART_ARRAY_EXCHANGE_NOTIFY
+    do k = 0, 1
+      call dart_array_create(field(k), DART_TYPE_DOUBLE, shape, halo=[1], exchange=exchange, &
+                             stat=st, errmsg=msg)
+      if (st /= DART_OK) then       ! the same on every unit: the creation agrees
+        call dart_myid(me)
+        if (me == 0) write(error_unit, '(a)') prog // ': ' // trim(msg)
+        call dart_exit()
+        stop 2
       end if
     end do
-    dims = 1
-    do i = size(primes), 1, -1
-      smallest = 1
-      do d = 2, ndims
-        if (dims(d) < dims(smallest)) smallest = d
-      end do
-      dims(smallest) = dims(smallest) * primes(i)
-    end do
-    do i = 1, ndims - 1          ! non-increasing
-      do d = 1, ndims - i
-        if (dims(d) < dims(d + 1)) then
-          t = dims(d)
-          dims(d) = dims(d + 1)
-          dims(d + 1) = t
-        end if
-      end do
-    end do
-  end function dims_create
-
-  !> [start, length] of block b (0-based) when n points are split over `parts` blocks.
-  pure function block(n, parts, b) result(r)
-    integer, intent(in) :: n, parts, b
-    integer :: r(2)
-    integer :: q, rem
-    q = n / parts
-    rem = mod(n, parts)
-    r(1) = b * q + min(b, rem)
-    r(2) = q
-    if (b < rem) r(2) = q + 1
-  end function block
+  end subroutine create_fields
 
   !> The left-to-right sum in memory (= file) order.
   real(real64) function checksum(field)
