@@ -25,7 +25,7 @@ module dart_arrays
 
   public :: dart_array_create, dart_array_destroy, dart_array_copy
   public :: dart_array_update_halo, dart_array_update_halo_begin, dart_array_update_halo_end
-  public :: dart_array_query, dart_array_block, dart_array_owner
+  public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
   ! for dart_array_template.inc
   public :: dartf_array_view, dartf_array_region, dartf_array_whole, dartf_array_bounds
 
@@ -408,6 +408,26 @@ contains
     end subroutine room
 
   end subroutine dart_array_query
+
+  !> The process grid dart_array_create chooses for nunits units: fills the 0 entries of
+  !> procs (Fortran order, size(procs) = the number of dimensions), keeping the given ones;
+  !> C's rule on the reversed list (balanced, non-increasing in C order). DART_ERR_INVAL if
+  !> the given entries do not divide nunits (procs is then untouched). Local.
+  subroutine dart_array_dims_create(nunits, procs, stat, errmsg)
+    integer, intent(in) :: nunits
+    integer, intent(inout) :: procs(:)
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int32_t) :: cprocs(max(size(procs), 1))
+    integer(c_int) :: rc
+    integer :: nd
+    nd = size(procs)
+    cprocs = 0
+    if (nd >= 1) cprocs(1:nd) = int(procs(nd:1:-1), c_int32_t)
+    rc = c_dart_array_dims_create(int(nunits, c_int32_t), int(nd, c_int32_t), cprocs)
+    if (rc == DART_OK) procs = int(cprocs(nd:1:-1))
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, 'dart_array_dims_create', stat, errmsg)
+  end subroutine dart_array_dims_create
 
   !> The block lo .. hi (global 0-based indices, hi inclusive, Fortran order) of team unit
   !> `unit` (any unit of u's team). lo and hi need at least ndim entries.

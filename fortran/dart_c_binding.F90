@@ -186,7 +186,8 @@ module dart_c_binding
   public :: c_dart_mpi_version, c_dart_mpi_quirks
   public :: c_dart_type_from_layout, c_dart_type_layout_release
   public :: c_dart_type_layout_cache_stats
-  public :: c_dart_array_spec_init, c_dart_array_create, c_dart_array_destroy
+  public :: c_dart_array_spec_init, c_dart_array_dims_create, c_dart_array_create
+  public :: c_dart_array_destroy
   public :: c_dart_array_copy, c_dart_array_get_info, c_dart_array_block, c_dart_array_owner
   public :: c_dart_array_update_halo, c_dart_array_update_halo_begin
   public :: c_dart_array_update_halo_end, c_dart_array_get, c_dart_array_put
@@ -970,6 +971,13 @@ module dart_c_binding
     function c_dart_array_spec_init(spec) bind(C, name="dart_array_spec_init") result(rc)
       import :: c_int, c_dart_array_spec
       type(c_dart_array_spec), intent(inout) :: spec
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_dims_create(nunits, ndim, procs) bind(C, name="dart_array_dims_create") &
+        result(rc)
+      import :: c_int, c_int32_t
+      integer(c_int32_t), value :: nunits, ndim
+      integer(c_int32_t), intent(inout) :: procs(*)
       integer(c_int) :: rc
     end function
     function c_dart_array_create(spec, array) bind(C, name="dart_array_create") result(rc)

@@ -12,7 +12,7 @@
 !  - two arrays with updates in flight at once;
 !  - per type: scatter, gather, region get/put across owners through non-contiguous
 !    sections and a scalar; a 3D region across every owner;
-!  - copy; the queries against what C reports, reversed;
+!  - copy; the queries against what C reports, reversed; dart_array_dims_create;
 !  - bad input with stat and errmsg, on one unit and on all: no hang, nothing held.
 ! The values are those of tests/cpp/test_array.cc for the same memory: 1 + (7 lin + 13
 ! round) mod M, lin the C-order (= Fortran-order) linear index of the point times the
@@ -724,7 +724,7 @@ contains
     type(dart_array) :: u
     type(c_dart_array_info) :: info
     integer :: nd, procs(4), coords(4), lo(4), hi(4), shp(4), blo(4), bhi(4), owner, st, k
-    integer :: unit, myid, nunits_q, exchange, ndim
+    integer :: unit, myid, nunits_q, exchange, ndim, grid(3)
     integer :: shapes(3, 2)
     logical :: ok
     shapes(:, 1) = [5, 7, 9]
@@ -755,6 +755,14 @@ contains
       if (k == 1) then
         call check(procs(1) <= procs(2) .and. procs(2) <= procs(3), &
                    'query: the default grid is non-decreasing in Fortran order')
+        grid = 0
+        call dart_array_dims_create(nunits, grid, stat=st)
+        call check(st == DART_OK .and. all(grid == procs(1:nd)), &
+                   'dart_array_dims_create gives the grid of the array')
+        grid = [0, 1, 0]
+        call dart_array_dims_create(nunits, grid, stat=st)
+        call check(st == DART_OK .and. grid(2) == 1 .and. grid(1) * grid(3) == nunits .and. &
+                   grid(1) <= grid(3), 'dart_array_dims_create keeps a given entry')
       else
         call check(all(procs(1:nd) == [nunits, 1, 1]) .and. &
                    exchange == DART_ARRAY_EXCHANGE_NOTIFY, 'query: the given grid and exchange')
@@ -923,6 +931,12 @@ contains
     call dart_array_query(u, lo=small, stat=st, errmsg=msg)
     call check_stat(st, DART_ERR_INVAL, msg, 'dart_array_query', 'size(lo) = 1', &
                     'a query array too small')
+    msg = ''
+    lo = [0, nunits + 1]
+    call dart_array_dims_create(nunits, lo, stat=st, errmsg=msg)
+    call check_stat(st, DART_ERR_INVAL, msg, 'dart_array_dims_create', 'do not divide', &
+                    'a grid that does not divide the units')
+    call check(all(lo == [0, nunits + 1]), 'a failed dart_array_dims_create leaves procs alone')
     msg = ''
     call dart_array_block(u, nunits, lo, lo, stat=st, errmsg=msg)
     call check_stat(st, DART_ERR_INVAL, msg, 'dart_array_block', 'not a unit', 'block of no unit')
