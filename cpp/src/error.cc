@@ -82,6 +82,8 @@ bool fault_fires(FaultSite site) {
          (g->cfg.fault_count == 0 || pass - g->cfg.fault_first < g->cfg.fault_count);
 }
 
+bool fault_armed_fires(FaultSite site) { return g != nullptr && fault(site); }
+
 dart_ret_t fault_fail(FaultSite site, const char *fn, const char *what) {
   return fail(site == FaultSite::Memalloc ? DART_ERR_NOMEM : DART_ERR_OTHER, fn,
               "%s failed: fault injected by DART_FAULT on unit %d", what, g->myid);

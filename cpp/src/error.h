@@ -1,5 +1,6 @@
 // Error reporting of the core and of the layers above it (cpp/src/array): the per-thread
-// detail message behind dart_error_detail() and the early-return macro. Needs no MPI.
+// detail message behind dart_error_detail(), the translation of MPI return codes and the
+// early-return macro. Needs no MPI header.
 #ifndef DART_MPI_ERROR_H
 #define DART_MPI_ERROR_H
 
@@ -14,6 +15,10 @@ namespace detail {
 // Records "fn: <formatted message>" as the calling thread's detail and returns code.
 dart_ret_t fail(dart_ret_t code, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), cold));
+
+// Translates a failed MPI return code (not MPI_SUCCESS): records the MPI error string
+// (with `what`, the MPI call) and returns DART_ERR_NOMEM or DART_ERR_OTHER.
+dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) __attribute__((cold));
 
 // Evaluate an expression yielding dart_ret_t; return it from the caller unless DART_OK.
 #define DART_TRY(expr)                              \

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "error.h"
+#include "fault.h"
 #include "quirks.h"
 
 #include <atomic>
@@ -33,12 +34,8 @@ namespace dart {
 namespace detail {
 
 // ---------------------------------------------------------------------------
-// errors (error.h: fail, DART_TRY): the translation of MPI return codes
+// errors (error.h: fail, mpi_fail, DART_TRY): the check of MPI return codes
 // ---------------------------------------------------------------------------
-
-// Translates an MPI return code; DART_OK for MPI_SUCCESS, otherwise records the MPI
-// error string (with `what`, the MPI call) and returns DART_ERR_NOMEM or DART_ERR_OTHER.
-dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) __attribute__((cold));
 
 inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
   return DART_LIKELY(rc == MPI_SUCCESS) ? DART_OK : mpi_fail(rc, fn, what);
@@ -49,21 +46,6 @@ inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
 // ---------------------------------------------------------------------------
 // configuration: the one place that reads DART_* environment variables
 // ---------------------------------------------------------------------------
-// The local steps of collective creations that the test-only fault hook can make fail
-// (DART_FAULT=<site>:<unit>[:<first>[:<count>]], docs/error-contract.md). The MPI call of a site has
-// run (the object exists); the hook makes the unit treat it as failed.
-#define DART_FAULT_SITE_LIST(X)                                                     \
-  X(WinAllocateShared, "win_allocate_shared") /* after MPI_Win_allocate_shared */    \
-  X(WinSharedQuery, "win_shared_query")       /* an MPI_Win_shared_query */          \
-  X(WinCreate, "win_create")                  /* after MPI_Win_create */             \
-  X(WinLockAll, "win_lock_all")               /* the epoch of a new window */        \
-  X(CommCreate, "comm_create")                /* after the new team's MPI_Comm_create */ \
-  X(CommSplit, "comm_split")                  /* a team's node communicator split */ \
-  X(CommDup, "comm_dup")                      /* a lock's private communicator */    \
-  X(Memalloc, "memalloc")                     /* dart_memalloc's pool allocator */
-#define DART_X_FAULT_ENUM_(name, text) name,
-enum class FaultSite : int { DART_FAULT_SITE_LIST(DART_X_FAULT_ENUM_) kCount };
-#undef DART_X_FAULT_ENUM_
 
 struct Config {
   enum class Wait { Auto, Yield, Sleep };
@@ -663,15 +645,11 @@ class Backoff {
 // processes outnumber cores.
 dart_ret_t wait_backoff(MPI_Request *req, const char *fn);
 
-// The fault hook (DART_FAULT, armed at the end of dart_init): whether the step `site` fails here, now. Off, it
-// costs one predictable branch, and every site is on a cold path (collective creation).
-bool fault_fires(FaultSite site);
+// The fault hook (fault.h) on the core's paths: off, it costs one predictable branch,
+// and every site is on a cold path (collective creation).
 inline bool fault(FaultSite site) {
   return DART_UNLIKELY(g->fault_site >= 0) && fault_fires(site);
 }
-// The error of an injected fault: DART_ERR_OTHER (DART_ERR_NOMEM for Memalloc) with a
-// message naming the MPI call `what` and DART_FAULT.
-dart_ret_t fault_fail(FaultSite site, const char *fn, const char *what) __attribute__((cold));
 
 // All-or-nothing collective creation (allocation, registration, team create, lock init).
 // Every unit runs every collective step of the creation even after a local failure (with

@@ -6,7 +6,9 @@
 //   decomp.cc    the spec: checks, the process grid, the blocks, its description
 //   exchange.cc  the ghost regions of a unit and the two update protocols
 //   region.cc    get/put of global regions, gather, scatter
-//   array.cc     the C API: creation (with its agreement), destruction, copy, queries
+//   agree.cc     the all-or-nothing agreement of the collective calls
+//   io.cc        .npy files: the header, collective save and load with MPI-IO
+//   array.cc     the C API: creation, destruction, copy, queries, updates, regions
 #ifndef DART_ARRAY_IMPL_H
 #define DART_ARRAY_IMPL_H
 
@@ -16,6 +18,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,7 @@ namespace dart {
 namespace array {
 
 using detail::fail;
+using detail::mpi_fail;
 
 constexpr int kMaxDims = DART_ARRAY_MAX_DIMS;
 using Index = std::array<int64_t, kMaxDims>;
@@ -143,6 +147,19 @@ size_t exchange_counters(int ndim);
 // region.cc: one-sided transfer of the global region [lo, hi) to or from buf.
 dart_ret_t region_transfer(dart_array_struct *a, const Index &lo, const Index &hi, void *buf,
                            const Index &buf_strides, bool put, const char *fn);
+
+// agree.cc: collective over `team`, all or nothing. Every unit brings the result of its
+// local steps and a key that must be the same everywhere (a hash of its arguments).
+// DART_OK on every unit if all succeeded with equal keys. Otherwise every unit fails: a
+// unit that failed keeps its own error; the others get its code with "another unit
+// failed: unit U of team T: <its message>"; with equal results but different keys, every
+// unit gets DART_ERR_INVAL naming unit 0's and the first differing unit's arguments
+// (describe() gives a unit's). `uniform`: every unit, the failing one too, gets the first
+// failing unit's code with "failed on unit U of team T: <its message>" (one outcome, one
+// message everywhere: the array files).
+dart_ret_t agree(dart_team_t team, dart_ret_t local, uint64_t key,
+                 const std::function<std::string()> &describe, const char *fn,
+                 bool uniform = false);
 
 // A DART call's failure as the failure of an array call `fn`: the detail message becomes
 // "fn: <the call's detail>"; returns rc.

@@ -227,6 +227,50 @@ dart_ret_t dart_array_gather(dart_array_t array, void *buf, int32_t root);
  *  interior; ghosts are not touched. On return every unit's interior holds its part. */
 dart_ret_t dart_array_scatter(dart_array_t array, const void *buf, int32_t root);
 
+/* ---- files: NumPy .npy, collective, MPI-IO ----------------------------- */
+
+/**
+ * Collective: write the whole array to `path` as one NumPy .npy file (format 1.0, or 2.0
+ * when the header needs it; C order; the little-endian descr of the dtype, complex for
+ * two float/double/long double components; shape = the global shape). Every unit writes
+ * its own interior with one collective MPI-IO write through a subarray view; no unit
+ * holds more than its block. The bytes are those of np.save of the gathered array
+ * (header padding included), whatever the number of units, grid, ghosts or exchange.
+ * All or nothing: the data goes to a temporary file in path's folder, which replaces
+ * `path` (rename) only after every unit's write succeeded and the file was synced; on
+ * any failure the temporary file is removed, an existing `path` is untouched, and every
+ * unit returns the same code and message. Every unit passes the same path.
+ * DART_ERR_INVAL for a point type .npy cannot describe (components other than 1, or 2
+ * of a floating type) or a big-endian host.
+ */
+dart_ret_t dart_array_save(dart_array_t array, const char *path);
+
+/**
+ * Collective over spec->team: create an array from the .npy file `path` and read every
+ * unit's interior with one collective MPI-IO read; the ghosts are zero (as after
+ * dart_array_create: call dart_array_update_halo to fill them). The decomposition is
+ * spec's (any number of units, any grid, blocks, ghosts, boundary, stencil, exchange);
+ * the shape and the point type are the file's: spec->ndim 0 takes the file's (else it
+ * must equal it; the per-dimension fields are read for the file's dimensions),
+ * spec->shape is ignored, spec->dtype DART_TYPE_UNDEFINED takes the file's, else its
+ * .npy descr must be the file's (DART_TYPE_LONG and _LONGLONG are both '<i8').
+ * Refused on every unit with the same message, before anything is created: not a .npy
+ * file, a truncated file, a dtype DART cannot hold or that differs from spec->dtype,
+ * fortran_order True, ndim outside 1..DART_ARRAY_MAX_DIMS, an extent 0, and every
+ * error of dart_array_create (a shape the grid cannot split, ...).
+ */
+dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec,
+                           dart_array_t *array);
+
+/**
+ * Local: what the .npy file `path` holds, from its header: ndim, shape (ndim entries of
+ * DART_ARRAY_MAX_DIMS), the DART type and components per point (any output may be NULL).
+ * The same refusals as dart_array_load (DART_ERR_INVAL with the reason; DART_ERR_OTHER
+ * when the file cannot be read).
+ */
+dart_ret_t dart_array_file_info(const char *path, int32_t *ndim, int64_t *shape,
+                                dart_datatype_t *dtype, int32_t *components);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
