@@ -7,6 +7,11 @@
 DART datatype follows from the dtype, strided NumPy views travel as one strided DART
 datatype, and ``dart.view(gptr, shape)`` is a zero-copy ndarray of memory on this node.
 
+``dart.Array(shape, dtype, halo=..., boundary=..., ...)`` is a distributed N-d array with
+ghost layers: zero-copy views of this unit's block (``a.local`` with ghosts,
+``a.interior``), a one-call halo update (``a.update_halo()``, or begin/end), reads and
+writes by global index (``a[i, j]``), gather, scatter and copy.
+
 Errors: ``dart.DartError`` (a RuntimeError with ``.code`` and ``.detail``) for failed
 DART calls, ``ValueError``/``TypeError`` naming the argument for bad arguments,
 ``BufferError`` when memory with live NumPy views would be freed.
@@ -34,9 +39,11 @@ from ._errors import DartError  # before _core, which raises it
 from . import _core
 from ._core import *  # noqa: F401,F403  (the C API mirror)
 from ._core import (  # noqa: F401  (explicit names for readers and type checkers)
+    ARRAY_MAX_DIMS,
     GPTR_NULL,
     TEAM_ALL,
     TEAM_NULL,
+    Array,
     Gptr,
     Group,
     Handle,

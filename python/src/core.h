@@ -4,7 +4,7 @@
 // communicator bridge) and MPI itself for initialization and handle conversion. One
 // source file per object, as in mpi4py: errors.cc, types.cc (dtypes, constants, array
 // layouts), init.cc, gptr.cc, memory.cc, rma.cc, handle.cc, atomics.cc, coll.cc, ops.cc,
-// group.cc, team.cc, lock.cc, notify.cc; module.cc registers them.
+// group.cc, team.cc, lock.cc, notify.cc, array.cc; module.cc registers them.
 #pragma once
 
 #ifndef OMPI_SKIP_MPICXX
@@ -125,6 +125,20 @@ struct Locked {
   }
 };
 
+// Transfers that are copies (small, same node) keep the GIL: releasing it costs more
+// than the copy. Runs f() with the GIL when `copy` is true and the mutex is free at once,
+// else in a Nogil section (f is a DART call returning dart_ret_t).
+constexpr size_t kDirectNoGilBytes = 64 * 1024;
+template <typename F>
+dart_ret_t copy_or_blocking(bool copy, F &&f) {
+  if (copy) {
+    std::unique_lock<std::mutex> lk(core_mutex(), std::defer_lock);
+    if (!g_serialize || lk.try_lock()) return f();
+  }
+  Nogil ng;
+  return f();
+}
+
 // ---------------------------------------------------------------------------------------
 // dtypes (types.cc)
 // ---------------------------------------------------------------------------------------
@@ -213,6 +227,17 @@ long views_anywhere(dart_team_t team, long mine, const char *fn);
 // while views of any of them live anywhere (before), forget their records (after).
 void team_segments_check_views(dart_team_t team, const char *fn);
 void team_segments_forget(dart_team_t team);
+
+// Collective memory that a binding object allocated through the core (a dart.Array's
+// blocks): its record (so that views, dart.exit() and team_destroy see it), zero-copy
+// views of it, the collective view check before its free (BufferError on every unit of
+// the team while views live on any) and the end of the record after the free.
+std::shared_ptr<SegRecord> segment_record(const dart_gptr_t &g, int slot, size_t nelem);
+py::array segment_view(const std::shared_ptr<SegRecord> &rec, void *addr,
+                       const std::vector<py::ssize_t> &shape,
+                       const std::vector<py::ssize_t> &strides, int slot);
+void segment_check_views(dart_team_t team, SegRecord *rec, const char *fn);
+void segment_forget(int16_t team, int16_t seg);
 
 // rma.cc: buffers of non-blocking put/get, dropped once their target is flushed.
 void pending_add(const dart_gptr_t &g, py::handle buf);
@@ -345,5 +370,6 @@ void bind_lock(py::module_ &m);
 void bind_ops(py::module_ &m);
 void bind_coll(py::module_ &m);
 void bind_notify(py::module_ &m);
+void bind_array(py::module_ &m);
 
 }  // namespace dartpy

@@ -170,6 +170,47 @@ void team_segments_check_views(dart_team_t team, const char *fn) {
                                       "are still alive on another unit; nothing was freed");
 }
 
+std::shared_ptr<SegRecord> segment_record(const dart_gptr_t &g, int slot, size_t nelem) {
+  GptrFields f = fields(g);
+  auto rec = new_record(f.teamid, f.segid, slot, nelem);
+  rec->collective = true;
+  g_segs[seg_key(f.teamid, f.segid)] = rec;
+  return rec;
+}
+
+py::array segment_view(const std::shared_ptr<SegRecord> &rec, void *addr,
+                       const std::vector<py::ssize_t> &shape,
+                       const std::vector<py::ssize_t> &strides, int slot) {
+  py::object owner = py::cast(new ViewOwner(rec), py::return_value_policy::take_ownership);
+  return py::array(py::dtype::from_args(g_slot_dtype[slot]), shape, strides, addr, owner);
+}
+
+// Every unit of a live team takes part, with or without a record here (a unit may have
+// viewed memory that another unit's binding allocated), so that all raise together.
+void segment_check_views(dart_team_t team, SegRecord *rec, const char *fn) {
+  if (!team_is_live(team)) return;  // the core reports that, the same on every unit
+  long mine = rec ? rec->views : 0;
+  if (mine > 0) {
+    collect_garbage();
+    mine = rec->views;
+  }
+  long any = views_anywhere(team, mine, fn);
+  if (any > 0)
+    throw py::buffer_error(mine > 0 ? views_alive_msg(fn, mine)
+                                    : std::string(fn) + ": NumPy views of this memory "
+                                      "are still alive on another unit; nothing was freed");
+}
+
+void segment_forget(int16_t team, int16_t seg) {
+  auto it = g_segs.find(seg_key(team, seg));
+  if (it != g_segs.end()) {
+    it->second->freed = true;
+    it->second->keep = py::object();
+    g_segs.erase(it);
+  }
+  pending_clear_segment(team, seg);
+}
+
 void team_segments_forget(dart_team_t team) {
   for (auto it = g_segs.begin(); it != g_segs.end();) {
     if (it->second->team == team) {
@@ -205,10 +246,7 @@ Gptr team_memalloc_aligned(py::handle team_h, size_t nelem, py::handle dtype) {
     rc = dart_team_memalloc_aligned(team, dart_elems(slot, nelem), g_slots[slot].xfer, &g);
   }
   check(rc, fn);
-  GptrFields f = fields(g);
-  auto rec = new_record(f.teamid, f.segid, slot, nelem);
-  rec->collective = true;
-  g_segs[seg_key(f.teamid, f.segid)] = rec;
+  segment_record(g, slot, nelem);
   return make_gptr(g, slot);
 }
 
@@ -258,25 +296,10 @@ void memfree(const Gptr &gp) {
 void team_free(const Gptr &gp, bool registered) {
   const char *fn = registered ? "dart_team_memderegister" : "dart_team_memfree";
   GptrFields f = fields(gp.g);
-  std::shared_ptr<SegRecord> rec;
   if (f.segid != DART_SEGMENT_LOCAL) {
+    // errors for anything else come from the core (the same on every unit: nobody hangs)
     auto it = g_segs.find(seg_key(f.teamid, f.segid));
-    if (it != g_segs.end()) rec = it->second;
-  }
-  if (f.segid != DART_SEGMENT_LOCAL && team_is_live(f.teamid)) {
-    // Every unit of a live team takes part in the check, with or without a record here
-    // (a unit may have viewed memory that another unit's binding allocated); errors for
-    // anything else come from the core (the same on every unit, so nobody hangs).
-    long mine = rec ? rec->views : 0;
-    if (mine > 0) {
-      collect_garbage();
-      mine = rec->views;
-    }
-    long any = views_anywhere(f.teamid, mine, fn);
-    if (any > 0)
-      throw py::buffer_error(mine > 0 ? views_alive_msg(fn, mine)
-                                      : std::string(fn) + ": NumPy views of this memory "
-                                        "are still alive on another unit; nothing was freed");
+    segment_check_views(f.teamid, it != g_segs.end() ? it->second.get() : nullptr, fn);
   }
   dart_ret_t rc;
   {
@@ -285,12 +308,7 @@ void team_free(const Gptr &gp, bool registered) {
   }
   direct_cache_invalidate();
   check(rc, fn);
-  if (rec) {
-    rec->freed = true;
-    rec->keep = py::object();
-    g_segs.erase(seg_key(f.teamid, f.segid));
-  }
-  pending_clear_segment(f.teamid, f.segid);
+  segment_forget(f.teamid, f.segid);
 }
 
 Gptr team_memregister(py::handle team_h, py::handle array, bool aligned) {
@@ -305,11 +323,7 @@ Gptr team_memregister(py::handle team_h, py::handle array, bool aligned) {
                  : dart_team_memregister(team, b.nelem, b.type, b.ptr, &g);
   }
   check(rc, fn);
-  GptrFields f = fields(g);
-  auto rec = new_record(f.teamid, f.segid, b.slot, b.size);
-  rec->collective = true;
-  rec->keep = b.obj;
-  g_segs[seg_key(f.teamid, f.segid)] = rec;
+  segment_record(g, b.slot, b.size)->keep = b.obj;
   return make_gptr(g, b.slot);
 }
 
@@ -350,14 +364,13 @@ py::array view(const Gptr &gp, py::handle shape_h, py::handle dtype_h) {
     rec = new_record(f.teamid, f.segid, slot, 0);
     g_segs[seg_key(f.teamid, f.segid)] = rec;
   }
-  py::object owner = py::cast(new ViewOwner(rec), py::return_value_policy::take_ownership);
   std::vector<py::ssize_t> strides(shape.size());
   py::ssize_t st = (py::ssize_t)isz;
   for (size_t i = shape.size(); i-- > 0;) {
     strides[i] = st;
     st *= shape[i];
   }
-  return py::array(py::dtype::from_args(g_slot_dtype[slot]), shape, strides, addr, owner);
+  return segment_view(rec, addr, shape, strides, slot);
 }
 
 long views_of(const Gptr &gp) {

@@ -20,4 +20,5 @@ PYBIND11_MODULE(_core, m) {
   bind_ops(m);
   bind_coll(m);
   bind_notify(m);
+  bind_array(m);
 }

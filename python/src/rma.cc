@@ -22,7 +22,6 @@ struct DirectEntry {
 };
 DirectEntry g_direct[256];
 uint64_t g_direct_epoch = 1;
-constexpr size_t kDirectNoGilBytes = 64 * 1024;
 
 bool known_direct(const dart_gptr_t &g) {
   GptrFields f = fields(g);
@@ -68,12 +67,8 @@ dart_ret_t call(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nel
 // non-blocking modes.
 dart_ret_t issue(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nelem,
                  dart_datatype_t lt, dart_datatype_t rt, size_t nbytes, dart_handle_t *h) {
-  if (nbytes <= kDirectNoGilBytes && known_direct(g)) {
-    std::unique_lock<std::mutex> lk(core_mutex(), std::defer_lock);
-    if (!g_serialize || lk.try_lock()) return call(put, mode, g, ptr, nelem, lt, rt, h);
-  }
-  Nogil ng;
-  return call(put, mode, g, ptr, nelem, lt, rt, h);
+  return copy_or_blocking(nbytes <= kDirectNoGilBytes && known_direct(g),
+                          [&] { return call(put, mode, g, ptr, nelem, lt, rt, h); });
 }
 
 // What a started transfer returns: None (blocking; flush mode, whose buffer is kept until

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 
+import pytest
+
+import dartpy as dart
 import launcher
 
 # An outer `timeout` sends SIGTERM: turn it into KeyboardInterrupt, so that a running MPI
@@ -16,3 +20,21 @@ def pytest_report_header(config):
     flags = " ".join([launcher.MPIEXEC] + launcher.LAUNCHER.flags())
     return (f"dartpy MPI: {launcher.FLAVOR} (launcher {flags}, "
             f"built with {launcher.BUILD['mpicc']})")
+
+
+@pytest.fixture
+def d():
+    """DART initialized in this process (a one-unit job) for one in-process test."""
+    dart.init()
+    try:
+        yield dart
+    finally:
+        if dart.initialized():
+            gc.collect()
+            try:
+                dart.exit()
+            except BufferError:
+                # a failed test keeps views alive in its traceback: end DART anyway so
+                # that the next test starts clean, then report it
+                dart._core._exit(False)
+                raise

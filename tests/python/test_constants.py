@@ -127,3 +127,12 @@ def test_notify_ops():
     assert set(header) == {"DART_NOTIFY_SET", "DART_NOTIFY_ADD"}
     assert "DART_NOTIFY_OP_LIST" in _text("dart_notify.h")
     _check_both_ways(header, _python(r"NOTIFY_"), "DART_")
+
+
+def test_array_max_dims():
+    """ARRAY_MAX_DIMS against DART_ARRAY_MAX_DIMS of dart_array.h (dartpy exports no other
+    constant of that header: boundaries, stencils and exchanges are strings in Python)."""
+    m = re.search(r"^#define\s+DART_ARRAY_MAX_DIMS\s+(\d+)\s*$", _text("dart_array.h"), re.M)
+    assert m, "DART_ARRAY_MAX_DIMS not found"
+    assert dart.ARRAY_MAX_DIMS == int(m.group(1)) >= 4
+    assert [n for n in dir(dart._core) if n.startswith("ARRAY_")] == ["ARRAY_MAX_DIMS"]

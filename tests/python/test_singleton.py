@@ -21,23 +21,6 @@ ALL_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uin
               np.float64, np.longdouble, np.complex64, np.complex128, np.clongdouble]
 
 
-@pytest.fixture
-def d():
-    dart.init()
-    try:
-        yield dart
-    finally:
-        if dart.initialized():
-            gc.collect()
-            try:
-                dart.exit()
-            except BufferError:
-                # a failed test keeps views alive in its traceback: end DART anyway so
-                # that the next test starts clean, then report it
-                dart._core._exit(False)
-                raise
-
-
 def test_calls_before_init_raise_notinit():
     assert not dart.initialized()
     for call in (dart.myid, dart.size, dart.barrier, lambda: dart.Group(),
