@@ -64,53 +64,6 @@ dart_ret_t build_local(dart_array_struct *a, const dart_array_spec_t &spec, cons
 // Undoes build_local (types) and frees what was allocated.
 void discard(dart_array_struct *a) { exchange_release(a); }
 
-dart_ret_t create(const dart_array_spec_t *spec, dart_array_t *array, const char *fn) {
-  if (array == nullptr) return fail(DART_ERR_INVAL, fn, "array is NULL");
-  *array = DART_ARRAY_NULL;
-  if (spec == nullptr) return fail(DART_ERR_INVAL, fn, "spec is NULL");
-  // The team must be known before the units can talk: an unknown team fails alike on all.
-  size_t nunits = 0;
-  DART_ARRAY_TRY(dart_team_size(spec->team, &nunits), fn);
-  std::unique_ptr<dart_array_struct> a(new dart_array_struct());
-  const dart_ret_t local = build_local(a.get(), *spec, fn);
-  const uint64_t key = local == DART_OK ? spec_hash(*spec) : 0;
-  if (dart_ret_t rc = agree(spec->team, local, key, [&] { return spec_describe(*spec); }, fn);
-      rc != DART_OK) {
-    discard(a.get());
-    return rc;
-  }
-  // Both allocations are all or nothing over the team themselves.
-  if (dart_ret_t rc = dart_team_memalloc_aligned(a->team, a->block_bytes, DART_TYPE_BYTE, &a->mem);
-      rc != DART_OK) {
-    rc = rethrow(rc, fn);
-    discard(a.get());
-    return rc;
-  }
-  if (dart_ret_t rc = dart_notify_alloc(a->team, exchange_counters(a->dc.ndim), &a->counters);
-      rc != DART_OK) {
-    rc = rethrow(rc, fn);
-    dart_team_memfree(a->mem);
-    discard(a.get());
-    return rc;
-  }
-  dart_gptr_t mine = a->mem;
-  void *addr = nullptr;
-  dart_ret_t rc = dart_gptr_setunit(&mine, dart_team_unit_t{a->myid});
-  if (rc == DART_OK) rc = dart_gptr_getaddr(mine, &addr);
-  if (rc != DART_OK) {  // cannot fail for memory just allocated; never leak if it does
-    rc = rethrow(rc, fn);
-    dart_notify_free(a->counters);
-    dart_team_memfree(a->mem);
-    discard(a.get());
-    return rc;
-  }
-  a->local = addr;
-  std::memset(addr, 0, (size_t)a->dc.local_points(a->coords) * a->point_size);
-  exchange_bind(a.get());
-  *array = a.release();
-  return DART_OK;
-}
-
 // Checks lo/hi/strides of a region call; fills the Index forms.
 dart_ret_t check_region(const dart_array_struct *a, const int64_t *lo, const int64_t *hi,
                         const void *buf, const int64_t *buf_strides, Index *l, Index *h,
@@ -169,6 +122,86 @@ dart_ret_t whole(dart_array_struct *a, void *buf, int32_t root, bool put, const 
 }
 
 }  // namespace
+
+// Zeroes the ghost points of this unit's block: whole rows outside the interior, and
+// the two ends of the interior's rows (the last dimension is contiguous).
+void zero_ghosts(dart_array_struct *a) {
+  const Decomp &dc = a->dc;
+  const int nd = dc.ndim, last = nd - 1;
+  const Index &ls = a->local_shape;
+  const size_t row = (size_t)ls[last] * a->point_size;
+  const size_t lo_bytes = (size_t)dc.halo_lo[last] * a->point_size;
+  const size_t in_bytes = (size_t)(a->hi[last] - a->lo[last]) * a->point_size;
+  int64_t rows = 1;
+  for (int d = 0; d < last; ++d) rows *= ls[d];
+  char *p = static_cast<char *>(a->local);
+  for (int64_t r = 0; r < rows; ++r, p += row) {
+    bool inside = true;
+    for (int64_t rest = r, d = last - 1; d >= 0; --d) {
+      const int64_t k = rest % ls[d];
+      rest /= ls[d];
+      inside = inside && k >= dc.halo_lo[d] && k < dc.halo_lo[d] + (a->hi[d] - a->lo[d]);
+    }
+    if (!inside) {
+      std::memset(p, 0, row);
+    } else {
+      std::memset(p, 0, lo_bytes);
+      std::memset(p + lo_bytes + in_bytes, 0, row - lo_bytes - in_bytes);
+    }
+  }
+}
+
+dart_ret_t array_create(const dart_array_spec_t *spec, dart_array_t *array, const char *fn,
+                        bool zero_interior) {
+  if (array == nullptr) return fail(DART_ERR_INVAL, fn, "array is NULL");
+  *array = DART_ARRAY_NULL;
+  if (spec == nullptr) return fail(DART_ERR_INVAL, fn, "spec is NULL");
+  // The team must be known before the units can talk: an unknown team fails alike on all.
+  size_t nunits = 0;
+  DART_ARRAY_TRY(dart_team_size(spec->team, &nunits), fn);
+  std::unique_ptr<dart_array_struct> a(new dart_array_struct());
+  const dart_ret_t local = build_local(a.get(), *spec, fn);
+  const uint64_t key = local == DART_OK ? spec_hash(*spec) : 0;
+  if (dart_ret_t rc = agree(spec->team, local, key, [&] { return spec_describe(*spec); }, fn);
+      rc != DART_OK) {
+    discard(a.get());
+    return rc;
+  }
+  // Both allocations are all or nothing over the team themselves.
+  if (dart_ret_t rc = dart_team_memalloc_aligned(a->team, a->block_bytes, DART_TYPE_BYTE, &a->mem);
+      rc != DART_OK) {
+    rc = rethrow(rc, fn);
+    discard(a.get());
+    return rc;
+  }
+  if (dart_ret_t rc = dart_notify_alloc(a->team, exchange_counters(a->dc.ndim), &a->counters);
+      rc != DART_OK) {
+    rc = rethrow(rc, fn);
+    dart_team_memfree(a->mem);
+    discard(a.get());
+    return rc;
+  }
+  dart_gptr_t mine = a->mem;
+  void *addr = nullptr;
+  dart_ret_t rc = dart_gptr_setunit(&mine, dart_team_unit_t{a->myid});
+  if (rc == DART_OK) rc = dart_gptr_getaddr(mine, &addr);
+  if (rc != DART_OK) {  // cannot fail for memory just allocated; never leak if it does
+    rc = rethrow(rc, fn);
+    dart_notify_free(a->counters);
+    dart_team_memfree(a->mem);
+    discard(a.get());
+    return rc;
+  }
+  a->local = addr;
+  if (zero_interior)
+    std::memset(addr, 0, (size_t)a->dc.local_points(a->coords) * a->point_size);
+  else
+    zero_ghosts(a.get());
+  exchange_bind(a.get());
+  *array = a.release();
+  return DART_OK;
+}
+
 }  // namespace array
 }  // namespace dart
 
@@ -216,7 +249,7 @@ dart_ret_t dart_array_spec_check(const dart_array_spec_t *spec) {
 }
 
 dart_ret_t dart_array_create(const dart_array_spec_t *spec, dart_array_t *array) {
-  return create(spec, array, "dart_array_create");
+  return array_create(spec, array, "dart_array_create", true);
 }
 
 dart_ret_t dart_array_destroy(dart_array_t *array) {
@@ -247,7 +280,7 @@ dart_ret_t dart_array_copy(dart_array_t src, dart_array_t *dst) {
   dart_array_spec_t spec = src->spec;
   spec.blocks = src->blocks.empty() ? nullptr : src->blocks.data();
   dart_array_t b = DART_ARRAY_NULL;
-  DART_TRY(create(&spec, &b, fn));
+  DART_TRY(array_create(&spec, &b, fn, true));
   std::memcpy(b->local, src->local, (size_t)src->dc.local_points(src->coords) * src->point_size);
   *dst = b;
   return DART_OK;

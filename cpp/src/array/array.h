@@ -144,6 +144,13 @@ dart_ret_t exchange_end(dart_array_struct *a, const char *fn);
 // The counters one array needs (two kinds per direction).
 size_t exchange_counters(int ndim);
 
+// array.cc: the collective creation of dart_array_create (fn names the caller in the
+// messages); zero_interior false leaves the interior as the allocation gives it (the
+// caller fills it: dart_array_load) and zeroes only the ghosts (zero_ghosts).
+dart_ret_t array_create(const dart_array_spec_t *spec, dart_array_t *array, const char *fn,
+                        bool zero_interior);
+void zero_ghosts(dart_array_struct *a);
+
 // region.cc: one-sided transfer of the global region [lo, hi) to or from buf.
 dart_ret_t region_transfer(dart_array_struct *a, const Index &lo, const Index &hi, void *buf,
                            const Index &buf_strides, bool put, const char *fn);
