@@ -18,7 +18,7 @@
 //   mpi-io read  MPI_File_open, the view, one MPI_File_read_all into new memory of the
 //                block's size (the load's array is new memory too), close.
 // Rows (rank 0): bench=io, impl dart|mpi-io, op save|load|write|read, bytes = the array's,
-// median and min over the repetitions.
+// median and min over the repetitions, case npy.
 #include "bench_dart.h"
 
 #include <dash/dart/if/dart_array.h>
@@ -153,7 +153,7 @@ int main(int argc, char **argv) {
         std::sort(v.begin(), v.end());
         const double med = v.size() % 2 ? v[v.size() / 2]
                                         : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-        std::fprintf(csv, "io,%s,%s,%zu,%d,%s,%.1f,%.1f,%d\n", names[k][0], names[k][1],
+        std::fprintf(csv, "io,%s,%s,%zu,%d,%s,%.1f,%.1f,%d,npy\n", names[k][0], names[k][1],
                      (size_t)(s.shape[0] * s.shape[1] * 8), n, placement.c_str(), med * 1e6,
                      v[0] * 1e6, reps);
       }

@@ -8,7 +8,8 @@ per iteration), ghost (time relative to mpi-p2p per size, EuroPVM/MPI 2004 Table
 bars), gups (GUPS per implementation and placement), nbi (initiation and completion
 time against size, PGAS'14 Figs. 10-11), notify (log-log latency of put + notification
 per placement), overlap (availability against size per op and placement, and the
-latency to a computing against an idle target as bars).
+latency to a computing against an idle target as bars), io (save and load bandwidth of an
+array file against size).
 """
 
 import csv
@@ -224,9 +225,30 @@ def plot_overlap(rows, png):
     fig.savefig(png, dpi=90)
 
 
+def plot_io(rows, png):
+    """Bandwidth against size per unit count: save (dart, raw MPI-IO write, np.save of one
+    process) and load (dart, raw MPI-IO read, np.load)."""
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5))
+    for ax, ops in zip(axes, ((("dart", "save"), ("mpi-io", "write"), ("numpy", "save")),
+                              (("dart", "load"), ("mpi-io", "read"), ("numpy", "load")))):
+        for impl, op in ops:
+            sub = [r for r in rows if (r["impl"], r["op"]) == (impl, op)]
+            for units, pts in sorted(series(sub, lambda r: int(r["units"])).items()):
+                style = "-" if impl == "dart" else ("--" if impl == "mpi-io" else ":")
+                ax.plot([p[0] >> 20 for p in pts], [p[0] / (p[1] * 1e3) for p in pts], style,
+                        marker="o", ms=3, label=f"{impl} {op}, {units} unit(s)")
+        ax.set(xscale="log", xlabel="MiB", ylabel="GB/s (median)",
+               title=f"{ops[0][1]}: one .npy file")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title_of(rows))
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
 PLOTS = {"latency": plot_latency, "halo": plot_halo, "ghost": plot_ghost, "gups": plot_gups,
          "nbi": plot_nbi, "notify": plot_notify, "overlap": plot_overlap,
-         "overlap-target": plot_overlap}
+         "overlap-target": plot_overlap, "io": plot_io}
 
 
 def main(argv):
