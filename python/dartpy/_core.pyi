@@ -322,6 +322,7 @@ def lock_initialized(lock: Lock) -> bool: ...
 
 # ---- distributed arrays (dart_array.h) ------------------------------------------------
 ARRAY_MAX_DIMS: int
+def array_dims_create(nunits: int, procs: Union[int, Sequence[int]]) -> Tuple[int, ...]: ...
 _Index = Union[int, slice, "ellipsis", Tuple[Union[int, slice, "ellipsis"], ...]]
 
 class _HaloUpdate:

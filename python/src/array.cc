@@ -587,10 +587,31 @@ std::string repr(const Array &a) {
   return s + (a.live() ? " live>" : " freed>");
 }
 
+// dart_array_dims_create: the grid dart.Array chooses. procs: ndim (every entry chosen) or
+// a sequence of ndim entries, 0 = chosen.
+py::tuple dims_create(py::handle nunits_h, py::handle procs_h) {
+  const char *fn = "dart_array_dims_create";
+  const int32_t nunits = as_int32(nunits_h, "argument 'nunits'");
+  int32_t ndim = 0, out[kMaxDims] = {0};
+  if (is_int(procs_h)) {
+    ndim = as_int32(procs_h, "argument 'procs'");
+  } else {
+    auto v = as_list(procs_h, "argument 'procs'", "an int (ndim) or a sequence of ints");
+    ndim = (int32_t)std::min<size_t>(v.size(), INT32_MAX);
+    for (size_t d = 0; d < v.size() && d < (size_t)kMaxDims; ++d)
+      out[d] = as_int32(v[d], "argument 'procs[" + std::to_string(d) + "]'");
+  }
+  check(dart_array_dims_create(nunits, ndim, out), fn);  // (ndim out of range: its check)
+  return tuple_of(out, ndim);
+}
+
 }  // namespace
 
 void bind_array(py::module_ &m) {
   m.attr("ARRAY_MAX_DIMS") = (int)DART_ARRAY_MAX_DIMS;
+  m.def("array_dims_create", &dims_create, py::arg("nunits"), py::arg("procs"),
+        "The process grid dart.Array chooses for nunits units: procs is ndim (all chosen) "
+        "or a sequence with 0 for the entries to choose (MPI_Dims_create's rule). Local.");
 
   py::class_<HaloUpdate>(m, "_HaloUpdate")
       .def("__enter__", [](HaloUpdate &h) {

@@ -278,6 +278,23 @@ def test_bad_arguments_name_themselves(d, exc, match, kw):
         assert a.shape == (6, 5)
 
 
+def test_array_dims_create_is_the_arrays_grid():
+    """The core's grid rule, exported for programs that print or plan the grid: the
+    scenarios' independent MPI_Dims_create, given entries kept; local, no dart.init()."""
+    assert not dart.initialized()
+    for n in range(1, 65):
+        for nd in range(1, dart.ARRAY_MAX_DIMS + 1):
+            assert dart.array_dims_create(n, nd) == arrays.grid_of(n, nd), (n, nd)
+    assert dart.array_dims_create(12, (0, 3, 0)) == (2, 3, 2)
+    assert dart.array_dims_create(6, [1, 0]) == (1, 6)
+    for bad in ((5, (2, 0)), (4, 0), (4, 5), (0, 2), (4, (-1, 0))):
+        with pytest.raises(dart.DartError) as e:
+            dart.array_dims_create(*bad)
+        assert e.value.code == dart.ERR_INVAL
+    with pytest.raises(TypeError, match="'procs'"):
+        dart.array_dims_create(4, "2")
+
+
 def test_procs_follow_from_blocks(d):
     with d.Array((6, 5), blocks=[[6], [5]], halo=[(6, 6), (5, 0)], boundary="periodic") as a:
         assert a.procs == (1, 1) and a.halo == ((6, 6), (5, 0))  # block = width: allowed
