@@ -1,32 +1,12 @@
 """What the Python heat examples share (the twin of examples/cpp/heat_common.h and
-examples/fortran/heat_common.f90): the command line, the process grid, the block ranges,
-the checksum and the report."""
+examples/fortran/heat_common.f90): the command line, the checksum and the report. The
+process grid and the blocks are the distributed arrays' (dart.Array)."""
 import argparse
+import sys
 
 import numpy as np
 
 import dartpy as dart
-
-
-def dims_create(n, ndims):
-    """Process grid: primes of n, largest first, to the smallest dimension; non-increasing."""
-    primes, m, p = [], n, 2
-    while m > 1:
-        if m % p == 0:
-            primes.append(p)
-            m //= p
-        else:
-            p += 1
-    dims = [1] * ndims
-    for p in reversed(primes):
-        dims[dims.index(min(dims))] *= p
-    return sorted(dims, reverse=True)
-
-
-def block(n, parts, b):
-    """(start, length) of block b when n points are split over `parts` blocks."""
-    q, r = divmod(n, parts)
-    return b * q + min(b, r), q + (1 if b < r else 0)
 
 
 def parse_args(description, ndims):
@@ -41,6 +21,14 @@ def parse_args(description, ndims):
     if min(sizes) < 3 or args.iters < 0:
         ap.error("every grid size must be at least 3 and --iters >= 0")
     return args
+
+
+def fail(name, error):
+    """Ends DART and the program after an error that every unit raised alike (a grid too
+    small for the units: the arrays' creation agrees): unit 0 prints it, all exit with 1."""
+    me = dart.myid()
+    dart.exit()
+    sys.exit(f"{name}: {error}" if me == 0 else 1)
 
 
 def checksum(glob):

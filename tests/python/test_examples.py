@@ -2,7 +2,9 @@
 
 For heat2d and heat3d, every language's program (examples/python/*.py, the C++ and
 Fortran programs built in _build/<mpi>/examples/) runs under mpiexec with 1-4 units, in
-every mode (blocking, nonblocking gets; notify: put_notify without barriers), without and with DART_UNITS_PER_NODE=1|2 (both the load/store and the MPI RMA
+every mode (blocking: the distributed arrays' halo update; nonblocking: its begin/end
+around the points that need no ghost; notify: the arrays' notified exchange), without and
+with DART_UNITS_PER_NODE=1|2 (both the load/store and the MPI RMA
 path) and with progress processes (launcher.PROGRESS_PLACEMENTS, marker ``progress``),
 and its output file must equal, byte for byte, the field computed here by a plain
 serial NumPy loop with the same arithmetic (the rules in examples/cpp/heat_common.h).
@@ -103,6 +105,17 @@ def test_same_bytes(name, n, upn, prog, tmp_path: Path):
                     f"{next((i for i in range(0, min(len(got), len(want)), 8) if got[i:i+8] != want[i:i+8]), -8) // 8}")
                 problems.append(f"{lang} {mode}: output differs from the reference ({diff})")
     assert not problems, "\n".join(problems)
+
+
+def test_python_heat2d_solver_is_short():
+    """Issue 28: on dart.Array the Python heat2d solver (solve() and the block parts it
+    uses) is at most 60 lines, without offset arithmetic (no gptr, no block or grid
+    computation)."""
+    src = (REPO / "examples" / "python" / "heat2d.py").read_text()
+    solver = src[src.index("# Parts of a block"):src.index("def main")].rstrip().splitlines()
+    assert len(solver) <= 60, f"the solver has {len(solver)} lines"
+    for word in ("gptr", "dims_create", "block(", "unit_at", "offset"):
+        assert word not in "\n".join(solver), word
 
 
 RING = [pytest.param(n, 1 if n > 2 else None, 0, id=str(n)) for n in (1, 2, 3, 4)]
