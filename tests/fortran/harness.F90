@@ -12,7 +12,7 @@ module ftest
   private
   public :: ftest_start, ftest_finish, ftest_section, check, check_stat, check_ok
   public :: ftest_reduce_failures, me, nunits, upn, mynode, nnodes, same_node
-  public :: ftest_solo_team, ftest_locality, ftest_comm, ftest_progress
+  public :: ftest_solo_team, ftest_locality, ftest_comm, ftest_progress, ftest_oversubscribed
 
   integer, save :: nfail = 0, nchecks = 0
   integer, save :: me = -1, nunits = 0
@@ -135,6 +135,45 @@ contains
     ftest_comm = MPI_COMM_WORLD
     if (dart_initialized()) call dart_team_comm(DART_TEAM_ALL, ftest_comm)
   end function ftest_comm
+
+  !> Whether this host runs more units than it has cores (the CI's 3- and 4-unit jobs on
+  !> 2 cores), as tests/cpp's oversubscribed(): by host name (the fakehosts jobs tell MPI
+  !> of two hosts), over the units (progress processes run no test code). Collective over
+  !> ftest_comm(). Tests run fewer repetitions there: every creation of a window costs
+  !> tens of milliseconds of scheduling.
+  logical function ftest_oversubscribed()
+    use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
+    interface
+      function gethostname(name, len) bind(C, name='gethostname') result(rc)
+        import :: c_int, c_char, c_size_t
+        character(kind=c_char), intent(inout) :: name(*)
+        integer(c_size_t), value :: len
+        integer(c_int) :: rc
+      end function
+      function get_nprocs() bind(C, name='get_nprocs') result(n)   ! glibc
+        import :: c_int
+        integer(c_int) :: n
+      end function
+    end interface
+    integer, parameter :: NAMELEN = 256
+    character(kind=c_char) :: name(NAMELEN)
+    character(len=NAMELEN) :: mine
+    character(len=NAMELEN), allocatable :: all(:)
+    integer :: size, ierr, i
+    name = c_null_char
+    ftest_oversubscribed = .false.
+    if (gethostname(name, int(NAMELEN - 1, c_size_t)) /= 0) name = c_null_char
+    mine = ''
+    do i = 1, NAMELEN
+      if (name(i) == c_null_char) exit
+      mine(i:i) = name(i)
+    end do
+    call MPI_Comm_size(ftest_comm(), size, ierr)
+    allocate(all(size))
+    call MPI_Allgather(mine, NAMELEN, MPI_CHARACTER, all, NAMELEN, MPI_CHARACTER, ftest_comm(), &
+                       ierr)
+    ftest_oversubscribed = count(all == mine) > get_nprocs()
+  end function ftest_oversubscribed
 
   !> Sum of the failures of every unit (collective over ftest_comm()).
   integer function ftest_reduce_failures()
