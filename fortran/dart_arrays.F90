@@ -109,27 +109,6 @@ contains
     if (present(x)) opt_size = size(x)
   end function opt_size
 
-  !> Reverse the first n entries of a C-order array into a default-integer Fortran-order one.
-  pure function rev(n, x) result(y)
-    integer, intent(in) :: n
-    integer(c_int64_t), intent(in) :: x(:)
-    integer :: y(n)
-    integer :: k
-    do k = 1, n
-      y(k) = int(x(n + 1 - k))
-    end do
-  end function rev
-
-  pure function rev32(n, x) result(y)
-    integer, intent(in) :: n
-    integer(c_int32_t), intent(in) :: x(:)
-    integer :: y(n)
-    integer :: k
-    do k = 1, n
-      y(k) = int(x(n + 1 - k))
-    end do
-  end function rev32
-
   ! =====================================================================================
   ! Creation, destruction, copy
   ! =====================================================================================
@@ -374,13 +353,13 @@ contains
       call dartf_fail(DART_ERR_INVAL, fn, why, stat, errmsg)
       return
     end if
-    if (present(procs)) procs(1:nd) = rev32(nd, info%procs)
-    if (present(coords)) coords(1:nd) = rev32(nd, info%coords)
-    if (present(lo)) lo(1:nd) = rev(nd, info%lo)
-    if (present(hi)) hi(1:nd) = rev(nd, info%hi) - 1
-    if (present(shape)) shape(1:nd) = rev(nd, info%shape)
-    if (present(halo_lo)) halo_lo(1:nd) = rev32(nd, info%halo_lo)
-    if (present(halo_hi)) halo_hi(1:nd) = rev32(nd, info%halo_hi)
+    if (present(procs)) procs(1:nd) = int(info%procs(nd:1:-1))
+    if (present(coords)) coords(1:nd) = int(info%coords(nd:1:-1))
+    if (present(lo)) lo(1:nd) = int(info%lo(nd:1:-1))
+    if (present(hi)) hi(1:nd) = int(info%hi(nd:1:-1)) - 1
+    if (present(shape)) shape(1:nd) = int(info%shape(nd:1:-1))
+    if (present(halo_lo)) halo_lo(1:nd) = int(info%halo_lo(nd:1:-1))
+    if (present(halo_hi)) halo_hi(1:nd) = int(info%halo_hi(nd:1:-1))
     if (present(periodic)) then
       do k = 1, nd
         periodic(k) = info%boundary(nd + 1 - k) == DART_ARRAY_BOUNDARY_PERIODIC
@@ -453,8 +432,8 @@ contains
     chi = 0
     rc = c_dart_array_block(dartf_array_ptr(u), int(unit, c_int32_t), clo, chi)
     if (rc == DART_OK) then
-      lo(1:nd) = rev(nd, clo)
-      hi(1:nd) = rev(nd, chi) - 1
+      lo(1:nd) = int(clo(nd:1:-1))
+      hi(1:nd) = int(chi(nd:1:-1)) - 1
     end if
     if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
   end subroutine dart_array_block
@@ -635,7 +614,7 @@ contains
       else if (size(bshape) /= nd) then
         why = 'buf has rank ' // itoa(size(bshape, kind=int64)) // ' on the root but the ' // &
               'array has ' // itoa(int(nd, int64)) // ' dimensions'
-      else if (any(bshape /= rev(nd, info%shape))) then
+      else if (any(bshape /= info%shape(nd:1:-1))) then
         why = 'buf on the root does not have the global shape of the array'
       else
         p = addr
