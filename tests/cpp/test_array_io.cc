@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 
 using namespace dtest;
 
@@ -89,14 +90,11 @@ unsigned char byte_of(int64_t lin, size_t k, size_t point, dart_datatype_t t) {
   return (unsigned char)((lin * 31 + (int64_t)k * 7 + (int64_t)point) % 251);
 }
 
-// Fills this unit's interior with the pattern (by global index), ghosts with 0xEE.
-void fill(dart_array_t a) {
-  dart_array_info_t in;
-  dart_array_get_info(a, &in);
-  const size_t point = type_size(in.dtype) * (size_t)in.components;
+// Walks this unit's block with ghosts: fn(point offset, linear global index, inside).
+void for_each_point(const dart_array_info_t &in,
+                    const std::function<void(int64_t, int64_t, bool)> &fn) {
   int64_t total = 1;
   for (int d = 0; d < in.ndim; ++d) total *= in.local_shape[d];
-  unsigned char *p = static_cast<unsigned char *>(in.local);
   for (int64_t off = 0; off < total; ++off) {
     int64_t rest = off, lin = 0, mul = 1;
     bool inside = true;
@@ -107,9 +105,20 @@ void fill(dart_array_t a) {
       lin += g * mul;
       mul *= in.shape[d];
     }
+    fn(off, lin, inside);
+  }
+}
+
+// Fills this unit's interior with the pattern (by global index), ghosts with 0xEE.
+void fill(dart_array_t a) {
+  dart_array_info_t in;
+  dart_array_get_info(a, &in);
+  const size_t point = type_size(in.dtype) * (size_t)in.components;
+  unsigned char *p = static_cast<unsigned char *>(in.local);
+  for_each_point(in, [&](int64_t off, int64_t lin, bool inside) {
     for (size_t k = 0; k < point; ++k)
       p[(size_t)off * point + k] = inside ? byte_of(lin, k, point, in.dtype) : 0xEE;
-  }
+  });
 }
 
 // Wrong bytes in this unit's interior (pattern) and ghosts (zero after a load).
@@ -117,26 +126,15 @@ long check_loaded(dart_array_t a) {
   dart_array_info_t in;
   dart_array_get_info(a, &in);
   const size_t point = type_size(in.dtype) * (size_t)in.components;
-  int64_t total = 1;
-  for (int d = 0; d < in.ndim; ++d) total *= in.local_shape[d];
   const unsigned char *p = static_cast<const unsigned char *>(in.local);
   long bad = 0;
-  for (int64_t off = 0; off < total; ++off) {
-    int64_t rest = off, lin = 0, mul = 1;
-    bool inside = true;
-    for (int d = in.ndim - 1; d >= 0; --d) {
-      const int64_t g = in.lo[d] - in.halo_lo[d] + rest % in.local_shape[d];
-      rest /= in.local_shape[d];
-      inside = inside && g >= in.lo[d] && g < in.hi[d];
-      lin += g * mul;
-      mul *= in.shape[d];
-    }
+  for_each_point(in, [&](int64_t off, int64_t lin, bool inside) {
     for (size_t k = 0; k < point; ++k) {
-      const unsigned char want = inside ? byte_of(lin, k, point, in.dtype) : 0;
       if (in.dtype == DART_TYPE_LONG_DOUBLE && k % 16 >= 10) continue;
+      const unsigned char want = inside ? byte_of(lin, k, point, in.dtype) : 0;
       bad += p[(size_t)off * point + k] != want;
     }
-  }
+  });
   return bad;
 }
 
