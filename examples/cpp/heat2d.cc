@@ -3,7 +3,8 @@
 // examples/python/heat2d.py and examples/fortran/heat2d.f90 (same command line, same
 // bytes out; docs/porting.md).
 //
-//   mpiexec -n 4 ./heat2d --nx 64 --ny 64 --iters 100 --mode nonblocking --out u.bin
+//   mpiexec -n 4 ./heat2d --nx 64 --ny 64 --iters 100 --mode nonblocking --out u.npy
+//   mpiexec -n 2 ./heat2d --nx 64 --ny 64 --iters 50 --restart u.npy --out v.npy
 //
 // The field: u[i][j], i = 0..nx-1 (rows), j = 0..ny-1 (columns, contiguous). Boundary
 // points are fixed: u = 1 on row 0, 0.5 on column 0 (rows >= 1), 0 on the last row and
@@ -27,13 +28,21 @@ int main(int argc, char **argv) {
   try {
     const auto opt = dart::ArrayOptions().halo(1).exchange(
         args.notify ? DART_ARRAY_EXCHANGE_NOTIFY : DART_ARRAY_EXCHANGE_GET);
-    dart::Array<double> field[2] = {dart::Array<double>({nx, ny}, opt),
-                                    dart::Array<double>({nx, ny}, opt)};
+    // --restart: the iterate of a file (any number of units wrote it), else the initial
+    // state; the next iterate's points are all written before they are read.
+    dart::Array<double> field[2] = {
+        args.restart.empty() ? dart::Array<double>({nx, ny}, opt)
+                             : dart::Array<double>::load(args.restart, opt),
+        dart::Array<double>({nx, ny}, opt)};
     const dart::Array<double> &a = field[0];
+    if (a.shape(0) != nx || a.shape(1) != ny)
+      throw dart::error(DART_ERR_INVAL, "--restart " + args.restart + " is not a " +
+                                            std::to_string(nx) + " x " + std::to_string(ny) +
+                                            " field");
     const long i0 = a.lo(0), i1 = a.hi(0), j0 = a.lo(1), j1 = a.hi(1);
-    for (auto &f : field)  // ghosts stay 0; global-boundary ghosts are never read
+    if (args.restart.empty())  // ghosts stay 0; global-boundary ghosts are never read
       for (long i = i0; i < i1; ++i)
-        for (long j = j0; j < j1; ++j) f(i, j) = i == 0 ? 1.0 : j == 0 ? 0.5 : 0.0;
+        for (long j = j0; j < j1; ++j) field[0](i, j) = i == 0 ? 1.0 : j == 0 ? 0.5 : 0.0;
 
     // One point: fixed on the global boundary, the stencil elsewhere.
     const long ld = a.local_stride(0);
@@ -80,8 +89,8 @@ int main(int argc, char **argv) {
 
     std::vector<double> global;
     if (a.info().myid == 0) global.assign((size_t)(nx * ny), 0.0);
-    field[cur].gather(global.data(), 0);
-    if (a.info().myid == 0) heat::write_field(args.out, global);
+    field[cur].gather(global.data(), 0);  // for the checksum
+    if (!args.out.empty()) field[cur].save(args.out);
     heat::report("heat2d", std::to_string(a.procs(0)) + " x " + std::to_string(a.procs(1)),
                  std::to_string(nx) + " x " + std::to_string(ny), args, t_halo, t_compute,
                  global, a.info().myid, a.info().nunits);

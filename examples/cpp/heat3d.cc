@@ -6,7 +6,8 @@
 // notified puts (mode notify). The C++ twin of examples/python/heat3d.py and
 // examples/fortran/heat3d.f90.
 //
-//   mpiexec -n 4 ./heat3d --nx 32 --ny 32 --nz 32 --iters 50 --mode blocking --out u.bin
+//   mpiexec -n 4 ./heat3d --nx 32 --ny 32 --nz 32 --iters 50 --mode blocking --out u.npy
+//   mpiexec -n 3 ./heat3d --nx 32 --ny 32 --nz 32 --iters 50 --restart u.npy --out v.npy
 //
 // The field: u[i][j][k] (k contiguous). Boundary points are fixed: 1 on the face i = 0,
 // 0.5 on the face j = 0 (i >= 1), 0.25 on the face k = 0 (i, j >= 1), 0 on the other
@@ -36,15 +37,25 @@ int main(int argc, char **argv) {
   try {
     const auto opt = dart::ArrayOptions().halo(1).exchange(
         args.notify ? DART_ARRAY_EXCHANGE_NOTIFY : DART_ARRAY_EXCHANGE_GET);
-    dart::Array<double> field[2] = {dart::Array<double>({N[0], N[1], N[2]}, opt),
-                                    dart::Array<double>({N[0], N[1], N[2]}, opt)};
+    // --restart: the iterate of a file (any number of units wrote it), else the initial
+    // state; the next iterate's points are all written before they are read.
+    dart::Array<double> field[2] = {
+        args.restart.empty() ? dart::Array<double>({N[0], N[1], N[2]}, opt)
+                             : dart::Array<double>::load(args.restart, opt),
+        dart::Array<double>({N[0], N[1], N[2]}, opt)};
     const dart::Array<double> &a = field[0];
     long lo[3], hi[3];
-    for (int d = 0; d < 3; ++d) lo[d] = a.lo(d), hi[d] = a.hi(d);
-    for (auto &f : field)  // ghosts stay 0; global-boundary ghosts are never read
+    for (int d = 0; d < 3; ++d) {
+      if (a.shape(d) != N[d])
+        throw dart::error(DART_ERR_INVAL, "--restart " + args.restart + " is not a " +
+                                              std::to_string(N[0]) + " x " + std::to_string(N[1]) +
+                                              " x " + std::to_string(N[2]) + " field");
+      lo[d] = a.lo(d), hi[d] = a.hi(d);
+    }
+    if (args.restart.empty())  // ghosts stay 0; global-boundary ghosts are never read
       for (long i = lo[0]; i < hi[0]; ++i)
         for (long j = lo[1]; j < hi[1]; ++j)
-          for (long k = lo[2]; k < hi[2]; ++k) f(i, j, k) = boundary_value(i, j, k);
+          for (long k = lo[2]; k < hi[2]; ++k) field[0](i, j, k) = boundary_value(i, j, k);
 
     const long s0 = a.local_stride(0), s1 = a.local_stride(1);
     auto update = [&](const dart::Array<double> &u, dart::Array<double> &un, long i, long j,
@@ -98,8 +109,8 @@ int main(int argc, char **argv) {
     const int me = a.info().myid;
     std::vector<double> global;
     if (me == 0) global.assign((size_t)(N[0] * N[1] * N[2]), 0.0);
-    field[cur].gather(global.data(), 0);
-    if (me == 0) heat::write_field(args.out, global);
+    field[cur].gather(global.data(), 0);  // for the checksum
+    if (!args.out.empty()) field[cur].save(args.out);
     heat::report("heat3d",
                  std::to_string(a.procs(0)) + " x " + std::to_string(a.procs(1)) + " x " +
                      std::to_string(a.procs(2)),

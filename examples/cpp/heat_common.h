@@ -11,8 +11,11 @@
 //    benchmarks' hand-written exchanges (benchmarks/bench_halo.cc, bench_ghost.cc);
 //  - blocks: N points over P blocks, block b has N/P points plus one if b < N % P, and
 //    starts at b*(N/P) + min(b, N % P) (the arrays' default blocks);
-//  - output: the final global field as raw little-endian float64, C order (the last
-//    index varies fastest), written by unit 0;
+//  - output: the final global field as one NumPy .npy file (dart_array_save: every unit
+//    writes its block; the bytes of np.save of the whole array), C order (the last
+//    index varies fastest); --restart FILE starts from such a file (dart_array_load,
+//    on any number of units) instead of the initial state, and --iters more iterations
+//    give the same bytes as an uninterrupted run;
 //  - checksum: the plain left-to-right sum of that array in file order.
 #pragma once
 
@@ -48,12 +51,13 @@ struct Args {
   bool nonblocking = false;
   bool notify = false;  // --mode notify: faces pushed with put_notify, no barrier
   std::string mode = "blocking";
-  std::string out;
+  std::string out;      // --out: the final field as a .npy file (dart_array_save)
+  std::string restart;  // --restart: start from this .npy file (dart_array_load)
 };
 
 [[noreturn]] inline void usage(const char *prog, bool three_d, const char *why) {
   std::fprintf(stderr, "%s: %s\nusage: %s --nx N --ny N%s --iters N "
-               "--mode blocking|nonblocking|notify [--out FILE]\n",
+               "--mode blocking|nonblocking|notify [--out FILE.npy] [--restart FILE.npy]\n",
                prog, why, prog, three_d ? " --nz N" : "");
   if (dart_initialized()) dart_exit();  // every unit parses the same arguments
   std::exit(2);
@@ -71,6 +75,7 @@ inline Args parse_args(int argc, char **argv, bool three_d) {
     bool numeric = end && *end == '\0' && !v.empty();
     if (k == "--mode") mode = v;
     else if (k == "--out") a.out = v;
+    else if (k == "--restart") a.restart = v;
     else if (!numeric) usage(argv[0], three_d, (k + " needs a whole number").c_str());
     else if (k == "--nx") a.nx = n;
     else if (k == "--ny") a.ny = n;
@@ -96,31 +101,10 @@ inline std::vector<int> dims_create(int n, int ndims) {
   return std::vector<int>(dims.begin(), dims.end());
 }
 
-inline void check_little_endian() {
-  const uint16_t one = 1;
-  unsigned char first;
-  std::memcpy(&first, &one, 1);
-  if (first != 1) {
-    std::fprintf(stderr, "the output format is little-endian float64; this host is not\n");
-    dart_abort(3);
-  }
-}
-
 inline double checksum(const std::vector<double> &field) {
   double s = 0.0;
   for (double v : field) s += v;
   return s;
-}
-
-inline void write_field(const std::string &path, const std::vector<double> &field) {
-  if (path.empty()) return;
-  check_little_endian();
-  std::FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f || std::fwrite(field.data(), sizeof(double), field.size(), f) != field.size() ||
-      std::fclose(f) != 0) {
-    std::fprintf(stderr, "cannot write %s: %s\n", path.c_str(), std::strerror(errno));
-    dart_abort(3);
-  }
 }
 
 // Seconds on a monotonic clock.

@@ -228,6 +228,26 @@ class Array {
     detail::check(dart_array_scatter(a_, buf, root), "dart_array_scatter");
   }
 
+  /** Collective: the whole array as one .npy file (dart_array_save). */
+  void save(const std::string &path) const {
+    detail::check(dart_array_save(a_, path.c_str()), "dart_array_save");
+  }
+  /** Collective: an array of T from the .npy file `path` with the decomposition of `opt`
+   *  (dart_array_load: the file's shape, T's type; the ghosts are zero). */
+  static Array load(const std::string &path, const ArrayOptions &opt = ArrayOptions()) {
+    // The per-dimension options for every dimension the file may have; ndim and shape
+    // come from the file.
+    std::vector<int64_t> blocks;
+    dart_array_spec_t s = opt.spec(std::vector<int64_t>(DART_ARRAY_MAX_DIMS, 0),
+                                   detail::array_type<T>::type,
+                                   detail::array_type<T>::components, &blocks);
+    s.ndim = 0;
+    Array a;
+    detail::check(dart_array_load(path.c_str(), &s, &a.a_), "dart_array_load");
+    a.load_info();
+    return a;
+  }
+
  private:
   Array() = default;
   void load_info() {
