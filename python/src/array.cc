@@ -67,7 +67,12 @@ struct Array {
 // ---- arguments -----------------------------------------------------------------------
 
 bool is_str(py::handle h) { return PyUnicode_Check(h.ptr()); }
-bool is_int(py::handle h) { return PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr()); }
+// An int but no bool (NumPy treats a bool index as a mask), or an object with __index__
+// that is no sequence (NumPy integer scalars; NumPy arrays have __index__ too).
+bool is_int(py::handle h) {
+  return PyLong_Check(h.ptr()) ? !PyBool_Check(h.ptr())
+                               : PyIndex_Check(h.ptr()) && !PySequence_Check(h.ptr());
+}
 bool is_seq(py::handle h) { return PySequence_Check(h.ptr()) && !is_str(h) && !is_int(h); }
 
 int64_t as_int(py::handle h, const std::string &what, int64_t lo, int64_t hi) {

@@ -38,6 +38,8 @@ def test_properties_and_defaults(d):
     finally:
         a.free()
     assert a.freed and "freed" in repr(a)
+    with d.Array(np.array([3, 4]), halo=np.array([1, 0])) as c:  # NumPy arrays as lists
+        assert c.shape == (3, 4) and c.halo == ((1, 1), (0, 0))
     with d.Array(np.int64(6), np.int16, halo=[(1, 2)], boundary=["periodic"], stencil="box",
                  procs=[0], exchange="notify") as b:
         assert (b.shape, b.dtype, b.halo, b.boundary, b.stencil, b.exchange) == \

@@ -55,6 +55,29 @@ def raises(exc, fn: Callable, *args, code=None, match=None, **kw):
     raise AssertionError(f"{getattr(fn, '__name__', fn)} did not raise {exc.__name__}")
 
 
+def increments_during(call: Callable[[], None], warmup: float = 0.05) -> int:
+    """How often another Python thread increments a counter while call() runs: many
+    (millions per second) when call() releases the GIL, about none when it holds it."""
+    import threading
+    import time
+    count, stop = [0], [False]
+
+    def spin():
+        while not stop[0]:
+            count[0] += 1
+    th = threading.Thread(target=spin)
+    th.start()
+    time.sleep(warmup)
+    before = count[0]
+    try:
+        call()
+    finally:
+        during = count[0] - before
+        stop[0] = True
+        th.join()
+    return during
+
+
 # DART_PROGRESS_PER_NODE of this job (0: none); a few cases differ with progress processes.
 PROGRESS = int(os.environ.get("DART_PROGRESS_PER_NODE") or 0)
 

@@ -14,7 +14,7 @@ import itertools
 import os
 
 import numpy as np
-from _helpers import DTYPES, PROGRESS, done, main, raises, same
+from _helpers import DTYPES, PROGRESS, done, increments_during, main, raises, same
 
 import dartpy as dart
 
@@ -283,23 +283,10 @@ def access() -> None:
             assert same(a[:, 1], x[:, 1]), dt
     # a blocking update releases the GIL: a thread runs while unit 0 waits for unit 1
     if n > 1:
-        import threading
         import time
         with dart.Array(4 * n, halo=1, boundary="periodic") as a:
             if me == 0:
-                count, stop = [0], [False]
-
-                def spin():
-                    while not stop[0]:
-                        count[0] += 1
-                th = threading.Thread(target=spin)
-                th.start()
-                time.sleep(0.05)
-                before = count[0]
-                a.update_halo()  # unit 1 comes 0.3 s later
-                during = count[0] - before
-                stop[0] = True
-                th.join()
+                during = increments_during(a.update_halo)  # unit 1 comes 0.3 s later
                 assert during > 10_000, f"{during} increments during update_halo"
             else:
                 if me == 1:

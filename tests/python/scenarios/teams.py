@@ -8,7 +8,7 @@ import pickle
 import sys
 
 import numpy as np
-from _helpers import PROGRESS, done, main, raises, say
+from _helpers import PROGRESS, done, increments_during, main, raises, say
 
 if len(sys.argv) > 1 and sys.argv[1] == "mpi4py_first":
     from mpi4py import MPI  # noqa: F401  (initializes MPI before dartpy, MULTIPLE)
@@ -237,23 +237,10 @@ def cycles():
 
 def gil():
     """A blocking call releases the GIL: another thread keeps running meanwhile."""
-    import threading
     import time
     dart.init()
     if dart.myid() == 0:
-        count, stop = [0], [False]
-
-        def spin():
-            while not stop[0]:
-                count[0] += 1
-        th = threading.Thread(target=spin)
-        th.start()
-        time.sleep(0.2)
-        before = count[0]
-        dart.barrier()  # unit 1 arrives 2 s later
-        during = count[0] - before
-        stop[0] = True
-        th.join()
+        during = increments_during(dart.barrier, 0.2)  # unit 1 arrives 2 s later
         print(f"increments during the barrier: {during}", flush=True)
         assert during > 1_000_000, during
     else:
