@@ -273,9 +273,10 @@ def test_split_phase_misuse(d):
 ])
 def test_bad_arguments_name_themselves(d, exc, match, kw):
     args = {"shape": (6, 5), **kw}
+    held = d._core._type_cache_size()[1]
     with pytest.raises(exc, match=re.escape(match)):
         d.Array(**args)
-    assert d._core._live_views() == 0
+    assert d._core._live_views() == 0 and d._core._type_cache_size()[1] == held
     with d.Array((6, 5)) as a:  # nothing is left half-made
         assert a.shape == (6, 5)
 

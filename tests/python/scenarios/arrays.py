@@ -354,6 +354,7 @@ def errors() -> None:
     ]
     if n > 1:
         bad_args.append((ValueError, "points but", dict(shape=(n - 1, 5))))
+    held = dart._core._type_cache_size()[1]  # layout types in use (none left by a failure)
     for i, (exc, msg, bad) in enumerate(bad_args):
         # on the last unit only
         if me == last:
@@ -365,6 +366,7 @@ def errors() -> None:
         # on every unit: each raises its own error
         raises(exc, dart.Array, **{**good, **bad}, match=msg)
         in_step(2 * i + 1)
+    assert dart._core._type_cache_size()[1] == held, "failed creations left layout types held"
     # an unknown team fails alike everywhere (nothing to agree over)
     raises(dart.DartError, dart.Array, (4, 4), team=999, code=dart.ERR_NOTFOUND)
     raises(TypeError, dart.Array, (4, 4), team="world", match="'team'")
