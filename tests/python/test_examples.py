@@ -138,3 +138,39 @@ def test_readme_halo_ring(n, upn, prog):
         got = sorted(f"unit {u}: ghosts {a} {b}"
                      for u, a, b in re.findall(r"unit (\d+): ghosts (\d+) (\d+)", job.stdout))
         assert got == want, job.describe()
+
+
+def halo_array_lines(n: int) -> list:
+    """What examples/*/halo_array print on n units, from the default grid and blocks
+    (computed here): each unit's block of the 6 x 8 array and the ghost west of its first
+    point, 100 i + j of the point it mirrors (periodic)."""
+    import dartpy
+    grid = dartpy.array_dims_create(n, 2)
+
+    def starts(points, parts):
+        q, r = divmod(points, parts)
+        return [c * q + min(c, r) for c in range(parts + 1)]
+    rows, cols = starts(6, grid[0]), starts(8, grid[1])
+    lines = []
+    for u in range(n):
+        cx, cy = divmod(u, grid[1])
+        i0, i1, j0, j1 = rows[cx], rows[cx + 1], cols[cy], cols[cy + 1]
+        lines.append(f"unit {u}: rows {i0}..{i1 - 1}, columns {j0}..{j1 - 1}, "
+                     f"west ghost {100 * i0 + (j0 - 1) % 8}")
+    return sorted(lines)
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("n,upn,prog", RING)
+def test_readme_halo_array(n, upn, prog):
+    """The README's first example, a distributed array, in Python and in Fortran, prints
+    the same lines (each unit's block and a wrapped ghost)."""
+    want = halo_array_lines(n)
+    nprocs, env = launcher.placed(n, upn, prog)
+    for prefix in ([sys.executable, str(REPO / "examples" / "python" / "halo_array.py")],
+                   [str(BUILD / "halo_array_f")]):
+        job = launcher.run_job(prefix, nprocs, env, timeout=60)
+        assert job.returncode == 0, job.describe()
+        got = sorted(re.findall(r"unit \d+: rows \d+\.\.\d+, columns \d+\.\.\d+, west ghost -?\d+",
+                                job.stdout))
+        assert got == want, job.describe()
