@@ -94,17 +94,23 @@ dart_ret_t Agreement::agree(MPI_Comm comm, const Team *team, const char *fn) {
   missing_all_ = (1u << kObjects) - 1;  // until agreed: free nothing collectively
   if (int mrc = MPI_Comm_rank(comm, &rank); mrc != MPI_SUCCESS) return mpi_fail(mrc, fn, "MPI_Comm_rank");
   // One MPI_MAX reduction: [0] the lowest failing rank r as INT_MAX - r (-1: none),
-  // [1..] one flag per object missing on some unit.
-  int in[1 + kObjects], out[1 + kObjects];
+  // [1..kObjects] one flag per object missing on some unit, then the largest size and
+  // the negated smallest one (the sizes are equal if they agree).
+  constexpr int n = 1 + kObjects + 2;
+  long long in[n], out[n];
   in[0] = rc_ == DART_OK ? -1 : INT_MAX - rank;
   for (unsigned b = 0; b < kObjects; ++b) in[1 + b] = (missing_ >> b) & 1u;
-  if (int mrc = MPI_Allreduce(in, out, 1 + kObjects, MPI_INT, MPI_MAX, comm); mrc != MPI_SUCCESS)
+  const long long sz = size_ > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)size_;
+  in[1 + kObjects] = sz;
+  in[2 + kObjects] = -sz;
+  if (int mrc = MPI_Allreduce(in, out, n, MPI_LONG_LONG, MPI_MAX, comm); mrc != MPI_SUCCESS)
     return mpi_fail(mrc, fn, "MPI_Allreduce");
   missing_all_ = 0;
   for (unsigned b = 0; b < kObjects; ++b) missing_all_ |= out[1 + b] ? 1u << b : 0u;
+  same_size_ = out[1 + kObjects] == -out[2 + kObjects];
   if (out[0] < 0) return DART_OK;
   // Failure path (cold): the first failing unit tells the others its code and message.
-  const int root = INT_MAX - out[0];
+  const int root = INT_MAX - (int)out[0];
   struct {
     int code;
     char text[sizeof t_detail];

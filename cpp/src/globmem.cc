@@ -300,10 +300,27 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
                                 const char *fn, dart_ret_t local) {
   Agreement a;
   a.step(local);
+  a.size(nbytes);
   Segment *s = segment_create_shared(t, nbytes, segid, &a, fn);
   if (dart_ret_t rc = a.agree(t->comm, t, fn); rc != DART_OK) {
     segment_discard(s, a);
     return rc;
+  }
+  if (!a.same_size()) {
+    // Per-unit sizes (DASH's irregular patterns; units with 0 bytes): every access is
+    // bounded by its target's size, so every unit learns every size. The equal case
+    // above needed no message of its own (the agreement compared the sizes).
+    Agreement b;
+    std::vector<uint64_t> all((size_t)t->size);
+    const uint64_t mine = nbytes;
+    b.step(mpi_check(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T,
+                                   t->comm), fn, "MPI_Allgather"));
+    if (dart_ret_t rc = b.agree(t->comm, t, fn); rc != DART_OK) {
+      segment_discard(s, a);
+      return rc;
+    }
+    s->sizes.assign(all.begin(), all.end());
+    s->aligned = false;
   }
   segment_store(s);
   *out = s;
@@ -704,13 +721,19 @@ dart_ret_t dart_gptr_getaddr_node(dart_gptr_t gptr, void **addr) {
   Segment *s = nullptr;
   DART_TRY(gptr_segment(gptr, fn, &t, &s));
   char *base = s->direct[gptr.unitid];
-  if (base == nullptr)
+  if (base == nullptr && s->registered)
     return fail(DART_ERR_INVAL, fn,
-                s->registered ? "unit %d's registered memory is not in a shared-memory window; "
-                                "only its owner can address it directly"
-                              : "unit %d is on another node: no direct load/store path (use "
-                                "put/get)",
-                (int)gptr.unitid);
+                "unit %d's registered memory is not in a shared-memory window; only its owner "
+                "can address it directly", (int)gptr.unitid);
+  if (base == nullptr) {  // both nodes named: what a user debugging placement needs
+    const int gu = t->global[gptr.unitid];
+    return fail(DART_ERR_INVAL, fn,
+                "unit %d of team %d (global unit %d) is on node %d, this unit (global unit %d) "
+                "on node %d: memory of another node has no direct load/store path (use "
+                "put/get)",
+                (int)gptr.unitid, (int)gptr.teamid, gu, g->node_of[gu], g->myid,
+                g->node_of[g->myid]);
+  }
   if (gptr.addr_or_offs.offset > s->size_of(gptr.unitid))
     return fail(DART_ERR_INVAL, fn, "offset %llu is past the end of unit %d's %zu bytes",
                 (unsigned long long)gptr.addr_or_offs.offset, (int)gptr.unitid,

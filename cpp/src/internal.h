@@ -486,7 +486,7 @@ struct Segment {
   char *local_base = nullptr;
   size_t local_size = 0;
   std::vector<char *> direct;   // per team unit: load/store base, nullptr if not reachable
-  std::vector<size_t> sizes;    // per team unit, only when !aligned
+  std::vector<size_t> sizes;    // per team unit, only when !aligned (bounds of accesses)
   // Per team unit: window displacement of DART offset 0, when `win` is the shared window
   // and MPI's parts were not 64-byte aligned, or for registered memory not 16-byte
   // aligned (quirk win-create-base-alignment; globmem.cc); empty means all 0.
@@ -673,6 +673,9 @@ class Agreement {
   void expect(unsigned bit, bool held) {
     if (!held) missing_ |= bit;
   }
+  // The size this unit gives the object (a collective allocation's bytes): agree() also
+  // tells whether every unit gave the same (same_size()), in the same reduction.
+  void size(uint64_t nbytes) { size_ = nbytes; }
   // Collective over comm. DART_OK on every unit if every unit succeeded. Otherwise the
   // failing units return their own error; the others return the error code of the first
   // failing unit with the message "another unit failed: unit U of team T (global unit
@@ -681,9 +684,13 @@ class Agreement {
   dart_ret_t agree(MPI_Comm comm, const Team *team, const char *fn);
   // After agree(): whether every unit holds object `bit` (then it may be freed).
   bool held_by_all(unsigned bit) const { return !(missing_all_ & bit); }
+  // After a successful agree(): whether every unit gave the same size().
+  bool same_size() const { return same_size_; }
  private:
   dart_ret_t rc_ = DART_OK;
   unsigned missing_ = 0, missing_all_ = 0;
+  uint64_t size_ = 0;
+  bool same_size_ = true;
 };
 
 inline dart_ret_t check_init(const char *fn) {
@@ -744,7 +751,8 @@ void segment_store(Segment *s);
 void segment_discard(Segment *s, const Agreement &a);
 // segment_create_shared + agreement over the team + store or discard: all-or-nothing.
 // `local`: the caller's own checks (a failure there still takes part, then fails on
-// every unit).
+// every unit). nbytes may differ between units (0 too): the agreement finds out, and
+// only then are the sizes gathered (Segment::sizes; equal sizes keep none).
 dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment **out,
                                 const char *fn, dart_ret_t local = DART_OK);
 

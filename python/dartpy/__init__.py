@@ -247,11 +247,13 @@ class _Collective:
 class Allocation(_Collective):
     """A collective allocation of ``shape`` elements of ``dtype`` on every unit of a team.
 
-    ``gptr`` is the global pointer of team unit 0's part, ``gptr_of(u)`` that of unit u;
-    ``local`` is a zero-copy ndarray of this unit's part and ``view(u)`` one of a same-node
-    unit's part. Free it collectively with ``free()`` or a ``with`` block; an allocation
-    that is garbage-collected unfreed only emits a ResourceWarning (the memory stays until
-    ``dart.exit()``).
+    Each unit passes its own ``shape``: the parts may differ in size between units (0
+    elements too); ``nelem_of(u)`` is unit u's number of elements, and every access is
+    bounded by its target unit's part. ``gptr`` is the global pointer of team unit 0's
+    part, ``gptr_of(u)`` that of unit u; ``local`` is a zero-copy ndarray of this unit's
+    part and ``view(u)`` one of a same-node unit's part. Free it collectively with
+    ``free()`` or a ``with`` block; an allocation that is garbage-collected unfreed only
+    emits a ResourceWarning (the memory stays until ``dart.exit()``).
     """
 
     _what, _noun = "Allocation", "allocation"
@@ -272,11 +274,22 @@ class Allocation(_Collective):
         """Global pointer of team unit ``unit``'s part."""
         return self.gptr.setunit(unit)
 
-    def view(self, unit: Optional[int] = None) -> np.ndarray:
-        """Zero-copy ndarray of a unit's part (default: this unit); same node only."""
+    def nelem_of(self, unit: int) -> int:
+        """Number of elements of team unit ``unit``'s part (local call)."""
+        return _core.gptr_segment_size(self.gptr_of(unit)) // self.dtype.itemsize
+
+    def view(self, unit: Optional[int] = None, shape: Optional[ShapeLike] = None) -> np.ndarray:
+        """Zero-copy ndarray of a unit's part (default: this unit); same node only.
+
+        Its shape: ``shape`` if given, else this allocation's shape when the unit's part
+        has as many elements as this unit's, else one dimension of ``nelem_of(unit)``."""
         if unit is None:
             unit = self.team.myid
-        return _core.view(self.gptr_of(unit), self.shape)
+        if shape is None:
+            shape = self.shape
+            if unit != self.team.myid and self.nelem_of(unit) != self.size:
+                shape = (self.nelem_of(unit),)
+        return _core.view(self.gptr_of(unit), _shape_tuple(shape))
 
     @property
     def local(self) -> np.ndarray:

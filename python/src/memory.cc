@@ -337,7 +337,7 @@ py::array view(const Gptr &gp, py::handle shape_h, py::handle dtype_h) {
   if (!shape_h.is_none()) shape = parse_shape(shape_h, fn);  // bad arguments first
   void *addr = nullptr;
   size_t segbytes = 0;
-  // (memory of another node: the core's message says so and names the unit)
+  // (memory of another node: the core's message says so and names both nodes)
   check(dart_gptr_getaddr_node(gp.g, &addr), "dart_gptr_getaddr_node");
   check(dart_gptr_segment_size(gp.g, &segbytes), "dart_gptr_segment_size");
   GptrFields f = fields(gp.g);

@@ -304,6 +304,40 @@ TEST(Array, GivenBlocks) {
   EXPECT_EQ(bad, 0);
 }
 
+// Issue 30: every unit's memory is exactly its block with ghosts (a collective allocation
+// of per-unit sizes), not the largest block's. The array's memory is the first segment
+// of a fresh team (segment ids are handed out by a deterministic per-team counter from 1:
+// docs/design.md), so every unit can ask every unit's size with dart_gptr_segment_size.
+TEST(Array, EachUnitAllocatesExactlyItsBlock) {
+  const int n = nunits();
+  dart_team_t team = DART_TEAM_NULL;
+  DART_EXPECT_OK(dart_team_clone(DART_TEAM_ALL, &team));
+  dart_array_spec_t s = base_spec(2, DART_TYPE_DOUBLE);
+  std::vector<int64_t> blocks;
+  s.procs[0] = n;
+  s.procs[1] = 1;
+  for (int u = 0; u < n; ++u) {
+    blocks.push_back(1 + 3 * u);
+    s.shape[0] += 1 + 3 * u;
+  }
+  blocks.push_back(5);
+  s.shape[1] = 5;
+  s.halo_lo[0] = s.halo_hi[0] = 1;
+  s.halo_lo[1] = 2;
+  s.blocks = blocks.data();
+  s.team = team;
+  dart_array_t a = DART_ARRAY_NULL;
+  DART_EXPECT_OK(dart_array_create(&s, &a));
+  for (int u = 0; u < n; ++u) {
+    size_t nb = 0;
+    DART_EXPECT_OK(dart_gptr_segment_size(gptr_of(u, 1, team, 0), &nb));
+    EXPECT_EQ(nb, (size_t)(1 + 3 * u + 2) * (5 + 2) * sizeof(double)) << "unit " << u;
+  }
+  if (a != DART_ARRAY_NULL) DART_EXPECT_OK(dart_array_update_halo(a));
+  DART_EXPECT_OK(dart_array_destroy(&a));
+  DART_EXPECT_OK(dart_team_destroy(&team));
+}
+
 // Two arrays with updates in flight at once (begin a, begin b, end b, end a), of both
 // exchanges, then a blocking update of each.
 TEST(Array, TwoInFlight) {

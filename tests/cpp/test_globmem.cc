@@ -402,6 +402,153 @@ TEST(TeamMemalloc, FreedSegmentIsForgottenByEveryCall) {
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 }
 
+// Issue 30: per-unit sizes, 0 included (DASH passes each unit's own count for irregular
+// and underfilled patterns). Every unit sees every unit's size; an access is bounded by
+// its target's size, not the caller's: a unit with a small part reaches the whole of a
+// larger one, and one element past a target's end is refused even when the caller's
+// own part is larger. Puts, gets (blocking, handle, non-blocking), an atomic and the
+// same-node address at both edges of every part, on the whole team, a sub-team and a
+// one-unit team, on the load/store and the MPI path (placements with DART_UNITS_PER_NODE).
+TEST(TeamMemalloc, PerUnitSizesBoundEveryAccessByItsTarget) {
+  const int n = nunits();
+  std::vector<dart_team_t> teams = {DART_TEAM_ALL};
+  dart_team_t sub = make_team(units_from(n / 2));
+  dart_team_t single = make_team({n - 1});
+  for (dart_team_t t : {sub, single})
+    if (t != DART_TEAM_NULL) teams.push_back(t);
+  // Elements of team unit u: 0 for every third unit, else growing with u.
+  auto elems = [](int u, int shift) { return (u + shift) % 3 == 1 ? (size_t)0 : (size_t)(5 * u + 3); };
+  for (dart_team_t t : teams) {
+    dart_team_unit_t tme{-1};
+    size_t ts = 0;
+    dart_team_myid(t, &tme);
+    dart_team_size(t, &ts);
+    for (int shift : {0, 1}) {  // shift 1: team unit 0 allocates nothing
+      const size_t mine_n = elems(tme.id, shift);
+      dart_gptr_t g = DART_GPTR_NULL;
+      DART_EXPECT_OK(dart_team_memalloc_aligned(t, mine_n, DART_TYPE_LONG, &g));
+      for (int u = 0; u < (int)ts; ++u) {
+        dart_gptr_t q = g;
+        dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(u));
+        size_t nb = 999;
+        DART_EXPECT_OK(dart_gptr_segment_size(q, &nb));
+        EXPECT_EQ(nb, elems(u, shift) * sizeof(long)) << "team " << t << " unit " << u;
+      }
+      long *p = nullptr;
+      {
+        dart_gptr_t q = g;
+        dart_gptr_setunit(&q, tme);
+        DART_EXPECT_OK(dart_gptr_getaddr(q, reinterpret_cast<void **>(&p)));
+        for (size_t i = 0; p && i < mine_n; ++i) p[i] = -1;
+      }
+      DART_EXPECT_OK(dart_barrier(t));
+      // Every unit writes the first and the last element of every part (its own slot
+      // when the part has room: element `me` from the front, `me` from the back).
+      for (int u = 0; u < (int)ts; ++u) {
+        const size_t un = elems(u, shift);
+        dart_gptr_t q = g;
+        dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(u));
+        long v = 1000 * tme.id + u;
+        if (un == 0) {
+          DART_EXPECT_OK(dart_put_blocking(q, &v, 0, DART_TYPE_LONG, DART_TYPE_LONG));
+          DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(q, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+          DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(&v, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+          continue;
+        }
+        if ((size_t)tme.id < un && (size_t)(2 * tme.id + 1) < un) {
+          dart_gptr_t front = q, back = q;
+          dart_gptr_incaddr(&front, tme.id * (int64_t)sizeof(long));
+          dart_gptr_incaddr(&back, (int64_t)((un - 1 - tme.id) * sizeof(long)));
+          DART_EXPECT_OK(dart_put_blocking(front, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+          dart_handle_t h = DART_HANDLE_NULL;
+          DART_EXPECT_OK(dart_put_handle(back, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG, &h));
+          DART_EXPECT_OK(dart_wait(&h));
+        }
+        // Past the target's end by one element, from inside and from the end: refused.
+        dart_gptr_t end = q;
+        dart_gptr_incaddr(&end, (int64_t)(un * sizeof(long)));
+        std::vector<long> big(un + 1, 7);
+        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(end, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(&v, end, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(q, big.data(), un + 1, DART_TYPE_LONG, DART_TYPE_LONG));
+        long old = 0;
+        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_fetch_and_op(end, &v, &old, DART_TYPE_LONG, DART_OP_SUM));
+        void *addr = reinterpret_cast<void *>(0x1);
+        if (dart_gptr_getaddr_node(q, &addr) == DART_OK) {  // same node: its last element
+          DART_EXPECT_OK(dart_gptr_getaddr_node(end, &addr));  // one past the end: allowed
+          dart_gptr_t after = end;
+          dart_gptr_incaddr(&after, 1);
+          DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(after, &addr));
+        }
+      }
+      DART_EXPECT_OK(dart_barrier(t));
+      // Whole parts back, larger than the caller's own and smaller, every get form.
+      for (int u = 0; u < (int)ts; ++u) {
+        const size_t un = elems(u, shift);
+        if (un == 0) continue;
+        dart_gptr_t q = g;
+        dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(u));
+        std::vector<long> a(un, -9), b(un, -9), c(un, -9);
+        DART_EXPECT_OK(dart_get_blocking(a.data(), q, un, DART_TYPE_LONG, DART_TYPE_LONG));
+        dart_handle_t h = DART_HANDLE_NULL;
+        DART_EXPECT_OK(dart_get_handle(b.data(), q, un, DART_TYPE_LONG, DART_TYPE_LONG, &h));
+        DART_EXPECT_OK(dart_wait(&h));
+        DART_EXPECT_OK(dart_get(c.data(), q, un, DART_TYPE_LONG, DART_TYPE_LONG));
+        DART_EXPECT_OK(dart_flush(q));
+        std::vector<long> want(un, -1);
+        for (int w = 0; w < (int)ts; ++w)
+          if ((size_t)w < un && (size_t)(2 * w + 1) < un) {
+            want[(size_t)w] = 1000 * w + u;
+            want[un - 1 - (size_t)w] = 1000 * w + u;
+          }
+        EXPECT_EQ(a, want) << "team " << t << " unit " << u;
+        EXPECT_EQ(b, want) << "team " << t << " unit " << u;
+        EXPECT_EQ(c, want) << "team " << t << " unit " << u;
+        // An atomic on the last element (CPU or MPI path, by the team).
+        long one = 1, old = 0;
+        dart_gptr_t last = q;
+        dart_gptr_incaddr(&last, (int64_t)((un - 1) * sizeof(long)));
+        DART_EXPECT_OK(dart_fetch_and_op(last, &one, &old, DART_TYPE_LONG, DART_OP_NO_OP));
+      }
+      DART_EXPECT_OK(dart_barrier(t));
+      DART_EXPECT_OK(dart_team_memfree(g));
+    }
+  }
+  drop_team(single);
+  drop_team(sub);
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
+// Equal sizes after unequal ones and the other way round, interleaved on one team: each
+// segment keeps its own bounds.
+TEST(TeamMemalloc, EqualAndPerUnitSizesSideBySide) {
+  const int n = nunits(), me = myid();
+  dart_gptr_t eq = DART_GPTR_NULL, per = DART_GPTR_NULL, eq2 = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &eq));
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4 + (size_t)me, DART_TYPE_INT, &per));
+  DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &eq2));
+  for (int u = 0; u < n; ++u) {
+    size_t a = 0, b = 0, c = 0;
+    dart_gptr_t x = eq, y = per, z = eq2;
+    dart_gptr_setunit(&x, DART_TEAM_UNIT_ID(u));
+    dart_gptr_setunit(&y, DART_TEAM_UNIT_ID(u));
+    dart_gptr_setunit(&z, DART_TEAM_UNIT_ID(u));
+    DART_EXPECT_OK(dart_gptr_segment_size(x, &a));
+    DART_EXPECT_OK(dart_gptr_segment_size(y, &b));
+    DART_EXPECT_OK(dart_gptr_segment_size(z, &c));
+    EXPECT_EQ(a, 4 * sizeof(int));
+    EXPECT_EQ(b, (4 + (size_t)u) * sizeof(int));
+    EXPECT_EQ(c, 4 * sizeof(int));
+    int buf[8] = {0};
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(buf, x, 5, DART_TYPE_INT, DART_TYPE_INT));
+    if (u + 4 <= 8) DART_EXPECT_OK(dart_get_blocking(buf, y, 4 + (size_t)u, DART_TYPE_INT, DART_TYPE_INT));
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  DART_EXPECT_OK(dart_team_memfree(per));
+  DART_EXPECT_OK(dart_team_memfree(eq));
+  DART_EXPECT_OK(dart_team_memfree(eq2));
+}
+
 TEST(TeamMemalloc, BadInputs) {
   dart_gptr_t g = DART_GPTR_NULL;
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr));

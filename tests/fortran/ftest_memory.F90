@@ -201,6 +201,53 @@ program ftest_memory
                   'team_memalloc_aligned(unknown team)')
 
   ! ---------------------------------------------------------------------------------
+  ! issue 30: every unit its own number of elements (every third none); every access is
+  ! bounded by its target's part, dart_local onto a same-node part of its own size
+  call ftest_section('dart_team_memalloc_aligned, per-unit sizes')
+  call dart_team_memalloc_aligned(DART_TEAM_ALL, per_unit(me), DART_TYPE_INT, g, stat=stat)
+  call check_ok(stat, 'dart_team_memalloc_aligned (per-unit sizes)')
+  do u = 0, nunits - 1
+    p = g
+    call dart_gptr_setunit(p, u)
+    call dart_gptr_segment_size(p, nb8)
+    call check(nb8 == 4 * per_unit(u), 'segment size of every unit is its own')
+  end do
+  call dart_barrier(DART_TEAM_ALL)
+  do u = 0, nunits - 1
+    p = g
+    call dart_gptr_setunit(p, u)
+    if (per_unit(u) > 0) then
+      ! the last element of unit u: unit me writes it when me == u's right neighbour
+      call dart_gptr_incaddr(p, 4 * (per_unit(u) - 1))
+      if (u == mod(me + 1, nunits)) then
+        call dart_put_blocking(p, [int(100 + me, int32)], stat=stat)
+        call check_ok(stat, 'put into the last element of the right neighbour''s part')
+      end if
+      call dart_gptr_incaddr(p, 4)
+    end if
+    ! one element past the target's end: refused, whatever the caller's own size
+    call dart_put_blocking(p, [7_int32], stat=stat, errmsg=msg)
+    call check_stat(stat, DART_ERR_INVAL, msg, 'dart_put_blocking', 'past the end', &
+                    'put one element past a target''s end')
+  end do
+  call dart_barrier(DART_TEAM_ALL)
+  if (per_unit(me) > 0) then
+    block
+      integer(int32), pointer :: v(:)
+      p = g
+      call dart_gptr_setunit(p, me)
+      call dart_local(p, v, [int(per_unit(me))], stat=stat)
+      call check(stat == DART_OK .and. v(per_unit(me)) == 100 + mod(me - 1 + nunits, nunits), &
+                 'the left neighbour wrote my last element')
+      call dart_local(p, v, [int(per_unit(me)) + 1], stat=stat, errmsg=msg)
+      call check_stat(stat, DART_ERR_INVAL, msg, 'dart_local', '', &
+                      'dart_local larger than the own part')
+    end block
+  end if
+  call dart_barrier(DART_TEAM_ALL)
+  call dart_team_memfree(g)
+
+  ! ---------------------------------------------------------------------------------
   call ftest_section('dart_team_memregister')
   reg = -1
   call dart_team_memregister_aligned(DART_TEAM_ALL, reg, g, stat=stat)
@@ -282,6 +329,12 @@ program ftest_memory
   call ftest_finish()
 
 contains
+
+  ! elements of unit u in the per-unit-size allocation: none for every third unit
+  pure integer(int64) function per_unit(u)
+    integer, intent(in) :: u
+    per_unit = merge(0_int64, int(3 * u + 2, int64), mod(u, 3) == 1)
+  end function per_unit
 
   !> For each type/rank: fill the own part through dart_local, then look at every unit's
   !> part: same node -> dart_local pointer (and compare), other node -> the error, and a

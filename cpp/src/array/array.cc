@@ -54,10 +54,8 @@ dart_ret_t build_local(dart_array_struct *a, const dart_array_spec_t &spec, cons
     a->lo[d] = dc.start(d, a->coords[d]);
     a->hi[d] = dc.start(d, a->coords[d] + 1);
   }
-  // Every unit gets the largest block's bytes (one symmetric allocation).
-  for (int u = 0; u < dc.nunits; ++u)
-    a->block_bytes =
-        std::max(a->block_bytes, (size_t)dc.local_points(dc.coords_of(u)) * a->point_size);
+  // Exactly this unit's block, ghosts included (collective allocation of per-unit sizes).
+  a->block_bytes = (size_t)dc.local_points(a->coords) * a->point_size;
   return exchange_plan(a, fn);
 }
 

@@ -122,7 +122,7 @@ struct dart_array_struct {
   dart_gptr_t mem = DART_GPTR_NULL;       // unit 0's block
   dart_gptr_t counters = DART_GPTR_NULL;  // unit 0's counter block
   void *local = nullptr;
-  size_t block_bytes = 0;                 // bytes every unit's block is given
+  size_t block_bytes = 0;                 // bytes of this unit's block (ghosts included)
 
   // The exchange: the regions this unit fills (its ghosts) and serves (its interior).
   std::vector<dart::array::Region> recv, send;

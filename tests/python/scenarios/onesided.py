@@ -317,6 +317,55 @@ def registered(me, n, right, left):
     raises(dart.DartError, dart.get_blocking, out, g, code=dart.ERR_NOTFOUND)
 
 
+def per_unit_sizes(me, n, right, left):
+    """Issue 30: each unit its own shape (every third unit none); sizes known everywhere,
+    views of same-node parts in their own size, puts and gets at both edges, one element
+    past a target's end refused even where the caller's own part is larger; the message
+    of a view of another node's part names both nodes."""
+    rows = lambda u: 0 if u % 3 == 1 else u + 1  # noqa: E731
+    with dart.zeros(dart.TEAM_ALL, (rows(me), 3), np.int32) as a:
+        assert a.local.shape == (rows(me), 3)
+        for u in range(n):
+            assert a.nelem_of(u) == 3 * rows(u), (u, a.nelem_of(u))
+        dart.barrier()
+        for u in range(n):
+            k = 3 * rows(u)
+            g = a.gptr_of(u)
+            if k == 0:
+                dart.put_blocking(g, np.zeros(0, np.int32))
+                raises(dart.DartError, dart.put_blocking, g, np.ones(1, np.int32),
+                       code=dart.ERR_INVAL, match="past the end")
+                continue
+            if me < k // 2:  # element me from the front and from the back
+                dart.put_blocking(g + me, np.array([100 * me + u], np.int32))
+                dart.put_blocking(g + (k - 1 - me), np.array([100 * me + u], np.int32))
+            raises(dart.DartError, dart.put_blocking, g + k, np.ones(1, np.int32),
+                   code=dart.ERR_INVAL, match="past the end")
+            raises(dart.DartError, dart.get_blocking, np.zeros(k + 1, np.int32), g,
+                   code=dart.ERR_INVAL, match="past the end")
+        dart.barrier()
+        for u in range(n):
+            k = 3 * rows(u)
+            want = np.zeros(k, np.int32)
+            for w in range(min(n, k // 2)):
+                want[w] = want[k - 1 - w] = 100 * w + u
+            got = np.full(k, -1, np.int32)
+            dart.get_blocking(got, a.gptr_of(u))
+            assert (got == want).all(), (u, got, want)
+            if same_node(u):
+                v = a.view(u)
+                assert v.shape == ((rows(u), 3) if rows(u) == rows(me) else (k,)), v.shape
+                assert (v.reshape(-1) == want).all()
+                assert a.view(u, shape=(k,)).shape == (k,)
+                del v
+            else:
+                e = raises(dart.DartError, a.view, u, code=dart.ERR_INVAL)
+                msg = str(e)
+                assert (f"global unit {u}) is on node {dart.unit_node(u)}" in msg and
+                        f"this unit (global unit {me}) on node {dart.unit_node(me)}" in msg), msg
+        dart.barrier()
+
+
 def onesided():
     dart.init()
     me, n = dart.myid(), dart.size()
@@ -329,6 +378,7 @@ def onesided():
     prepared(me, n, right, left)
     pool_and_untyped(me, n, right, left)
     registered(me, n, right, left)
+    per_unit_sizes(me, n, right, left)
     done("onesided")
     dart.exit()
 

@@ -172,10 +172,13 @@ dart_ret_t dart_memfree(
   dart_gptr_t         gptr) DART_NOTHROW;
 
 /**
- * Allocate nelem elements of dtype on every member of `teamid` (same nelem
- * and dtype everywhere; memory contents undefined). *gptr references the
- * start of team unit 0's part; dart_gptr_setunit/incaddr reach any other
- * element. Collective over the team.
+ * Allocate nelem elements of dtype on every member of `teamid` (memory
+ * contents undefined). Each member passes its own nelem: the parts may differ
+ * in size (0 allowed), and every access is bounded by its target's part
+ * (dart_gptr_segment_size tells any unit's). *gptr references the start of
+ * team unit 0's part; dart_gptr_setunit/incaddr reach any other element.
+ * Collective over the team, all or nothing. Equal sizes cost no more than
+ * before (one size per segment); unequal ones one more exchange.
  */
 dart_ret_t dart_team_memalloc_aligned(
   dart_team_t         teamid,
