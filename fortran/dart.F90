@@ -457,7 +457,7 @@ contains
     integer(c_int16_t) :: t
     t = DART_TEAM_NULL
     rc = c_dart_team_create(teamid, dartf_group_ptr(group), t)
-    if (rc == DART_OK) newteam = t
+    newteam = t  ! the null value after a failure (C sets it)
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_team_create', stat, errmsg)
   end subroutine dart_team_create
@@ -483,7 +483,7 @@ contains
     integer(c_int16_t) :: t
     t = DART_TEAM_NULL
     rc = c_dart_team_clone(team, t)
-    if (rc == DART_OK) newteam = t
+    newteam = t  ! the null value after a failure (C sets it)
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_team_clone', stat, errmsg)
   end subroutine dart_team_clone
@@ -580,6 +580,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
     if (nelem < 0) then
+      gptr = DART_GPTR_NULL
       call dartf_fail(DART_ERR_INVAL, 'dart_memalloc', 'nelem is negative', stat, errmsg)
       return
     end if
@@ -617,6 +618,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
     if (nelem < 0) then
+      gptr = DART_GPTR_NULL
       call dartf_fail(DART_ERR_INVAL, 'dart_team_memalloc_aligned', 'nelem is negative', &
         stat, errmsg)
       return
@@ -1129,6 +1131,7 @@ contains
     character(len=*), intent(inout), optional :: errmsg
     integer(c_int) :: rc
     if (n < 0) then
+      base = DART_GPTR_NULL
       call dartf_fail(DART_ERR_INVAL, 'dart_notify_alloc', 'n is negative', stat, errmsg)
       return
     end if
@@ -1237,12 +1240,13 @@ contains
     integer(c_int) :: rc
     integer(c_intptr_t) :: t
     if (stride < 0 .or. blocklen < 0) then
+      newtype = DART_TYPE_UNDEFINED
       call dartf_fail(DART_ERR_INVAL, 'dart_type_create_strided', 'stride and blocklen ' &
         // 'must not be negative', stat, errmsg)
       return
     end if
     rc = c_dart_type_create_strided(basetype, int(stride, c_size_t), int(blocklen, c_size_t), t)
-    if (rc == DART_OK) newtype = t
+    newtype = t  ! the null value after a failure (C sets it)
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_type_create_strided', stat, errmsg)
   end subroutine dart_type_create_strided_i8
@@ -1269,11 +1273,13 @@ contains
     integer(c_intptr_t) :: t
     integer(c_size_t), allocatable, target :: bl(:), off(:)
     if (size(blocklen) /= size(offset)) then
+      newtype = DART_TYPE_UNDEFINED
       call dartf_fail(DART_ERR_INVAL, 'dart_type_create_indexed', 'blocklen and offset ' &
         // 'differ in size', stat, errmsg)
       return
     end if
     if (any(blocklen < 0) .or. any(offset < 0)) then
+      newtype = DART_TYPE_UNDEFINED
       call dartf_fail(DART_ERR_INVAL, 'dart_type_create_indexed', 'negative block length ' &
         // 'or offset', stat, errmsg)
       return
@@ -1281,7 +1287,7 @@ contains
     bl = int(blocklen, c_size_t)
     off = int(offset, c_size_t)
     rc = c_dart_type_create_indexed(basetype, size(bl, kind=c_size_t), c_loc(bl), c_loc(off), t)
-    if (rc == DART_OK) newtype = t
+    newtype = t  ! the null value after a failure (C sets it)
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_type_create_indexed', stat, errmsg)
   end subroutine dart_type_create_indexed_i8
@@ -1305,12 +1311,13 @@ contains
     integer(c_int) :: rc
     integer(c_intptr_t) :: t
     if (num_bytes < 0) then
+      newtype = DART_TYPE_UNDEFINED
       call dartf_fail(DART_ERR_INVAL, 'dart_type_create_custom', 'num_bytes is negative', &
         stat, errmsg)
       return
     end if
     rc = c_dart_type_create_custom(int(num_bytes, c_size_t), t)
-    if (rc == DART_OK) newtype = t
+    newtype = t  ! the null value after a failure (C sets it)
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_type_create_custom', stat, errmsg)
   end subroutine dart_type_create_custom_i8
@@ -1349,7 +1356,7 @@ contains
     integer(c_intptr_t) :: o
     rc = c_dart_op_create(c_funloc(op), userdata, logical(commute, c_bool), dtype, &
                           logical(dtype_is_tmp, c_bool), o)
-    if (rc == DART_OK) new_op = o
+    new_op = o  ! the null value after a failure (C sets it)
     if (rc /= DART_OK .or. present(stat)) call dartf_finish(rc, 'dart_op_create', stat, errmsg)
   end subroutine dart_op_create
 

@@ -412,6 +412,7 @@ extern "C" {
 dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, size_t blocklen,
                                     dart_datatype_t *newtype) {
   const char *fn = "dart_type_create_strided";
+  null_out(newtype, DART_TYPE_UNDEFINED);
   DART_TRY(check_init(fn));
   if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
   const Datatype *bt = nullptr;
@@ -431,6 +432,7 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, siz
 dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, const size_t blocklen[],
                                     const size_t offset[], dart_datatype_t *newtype) {
   const char *fn = "dart_type_create_indexed";
+  null_out(newtype, DART_TYPE_UNDEFINED);
   DART_TRY(check_init(fn));
   if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
   const Datatype *bt = nullptr;
@@ -483,6 +485,7 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
 
 dart_ret_t dart_type_create_custom(size_t num_bytes, dart_datatype_t *newtype) {
   const char *fn = "dart_type_create_custom";
+  null_out(newtype, DART_TYPE_UNDEFINED);
   DART_TRY(check_init(fn));
   if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
   if (num_bytes == 0 || num_bytes > INT_MAX)
@@ -526,6 +529,7 @@ dart_ret_t dart_type_destroy(dart_datatype_t *dart_type) {
 dart_ret_t dart_op_create(dart_operator_t op, void *userdata, bool commute, dart_datatype_t dtype,
                           bool dtype_is_tmp, dart_operation_t *new_op) {
   const char *fn = "dart_op_create";
+  null_out(new_op, DART_OP_UNDEFINED);
   DART_TRY(check_init(fn));
   if (op == nullptr) return fail(DART_ERR_INVAL, fn, "op is NULL");
   if (new_op == nullptr) return fail(DART_ERR_INVAL, fn, "new_op is NULL");

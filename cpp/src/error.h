@@ -20,6 +20,14 @@ dart_ret_t fail(dart_ret_t code, const char *fn, const char *fmt, ...)
 // (with `what`, the MPI call) and returns DART_ERR_NOMEM or DART_ERR_OTHER.
 dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) __attribute__((cold));
 
+// DART 3.2: an output that is an object (a handle, the gptr of an allocation or
+// registration, a team, group, lock, datatype, operation, array, allocator, locality
+// domain) holds its null value on every error path. Calls that return one set it first.
+template <class T, class U>
+inline void null_out(T *out, U null_value) {
+  if (out != nullptr) *out = null_value;
+}
+
 // Evaluate an expression yielding dart_ret_t; return it from the caller unless DART_OK.
 #define DART_TRY(expr)                              \
   do {                                              \

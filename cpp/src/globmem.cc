@@ -391,6 +391,7 @@ namespace {
 
 dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dtype, void *addr,
                            dart_gptr_t *gptr, bool aligned, const char *fn) {
+  null_out(gptr, DART_GPTR_NULL);
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));
@@ -507,6 +508,7 @@ extern "C" {
 
 dart_ret_t dart_memalloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t *gptr) {
   const char *fn = "dart_memalloc";
+  null_out(gptr, DART_GPTR_NULL);
   DART_TRY(check_init(fn));
   if (gptr == nullptr) return fail(DART_ERR_INVAL, fn, "gptr is NULL");
   size_t nbytes = 0;
@@ -564,6 +566,7 @@ dart_ret_t dart_memfree(dart_gptr_t gptr) {
 dart_ret_t dart_team_memalloc_aligned(dart_team_t teamid, size_t nelem, dart_datatype_t dtype,
                                       dart_gptr_t *gptr) {
   const char *fn = "dart_team_memalloc_aligned";
+  null_out(gptr, DART_GPTR_NULL);
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));

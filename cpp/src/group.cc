@@ -62,6 +62,7 @@ extern "C" {
 
 dart_ret_t dart_group_create(dart_group_t *group) {
   const char *fn = "dart_group_create";
+  null_out(group, DART_GROUP_NULL);
   DART_TRY(check_init(fn));
   if (group == nullptr) return fail(DART_ERR_INVAL, fn, "group is NULL");
   return new_group({}, group);
@@ -83,6 +84,7 @@ dart_ret_t dart_group_destroy(dart_group_t *group) {
 
 dart_ret_t dart_group_clone(const dart_group_t gin, dart_group_t *gout) {
   const char *fn = "dart_group_clone";
+  null_out(gout, DART_GROUP_NULL);
   DART_TRY(check_group(gin, fn, "gin"));
   if (gout == nullptr) return fail(DART_ERR_INVAL, fn, "gout is NULL");
   return new_group(gin->members, gout);
@@ -90,6 +92,7 @@ dart_ret_t dart_group_clone(const dart_group_t gin, dart_group_t *gout) {
 
 dart_ret_t dart_group_union(const dart_group_t g1, const dart_group_t g2, dart_group_t *gout) {
   const char *fn = "dart_group_union";
+  null_out(gout, DART_GROUP_NULL);
   DART_TRY(check_group(g1, fn, "g1"));
   DART_TRY(check_group(g2, fn, "g2"));
   if (gout == nullptr) return fail(DART_ERR_INVAL, fn, "gout is NULL");
@@ -102,6 +105,7 @@ dart_ret_t dart_group_union(const dart_group_t g1, const dart_group_t g2, dart_g
 dart_ret_t dart_group_intersect(const dart_group_t g1, const dart_group_t g2,
                                 dart_group_t *gout) {
   const char *fn = "dart_group_intersect";
+  null_out(gout, DART_GROUP_NULL);
   DART_TRY(check_group(g1, fn, "g1"));
   DART_TRY(check_group(g2, fn, "g2"));
   if (gout == nullptr) return fail(DART_ERR_INVAL, fn, "gout is NULL");
@@ -158,6 +162,7 @@ dart_ret_t dart_group_getmembers(const dart_group_t gr, dart_global_unit_t *unit
 
 dart_ret_t dart_group_split(const dart_group_t gr, size_t n, size_t *nout, dart_group_t *gout) {
   const char *fn = "dart_group_split";
+  for (size_t i = 0; gout != nullptr && i < n; ++i) gout[i] = DART_GROUP_NULL;
   DART_TRY(check_group(gr, fn, "g"));
   if (n == 0) return fail(DART_ERR_INVAL, fn, "n must be at least 1");
   if (nout == nullptr) return fail(DART_ERR_INVAL, fn, "nout is NULL");
@@ -174,7 +179,6 @@ dart_ret_t dart_group_split(const dart_group_t gr, size_t n, size_t *nout, dart_
     pos += len;
     new_group(std::move(m), &gout[i]);
   }
-  for (size_t i = parts; i < n; ++i) gout[i] = DART_GROUP_NULL;
   *nout = parts;
   return DART_OK;
 }

@@ -100,6 +100,7 @@ dart_ret_t dart_type_from_layout(dart_datatype_t elem, int ndim, const size_t *e
                                  const ptrdiff_t *strides, dart_datatype_t *type,
                                  size_t *nelem) {
   const char *fn = "dart_type_from_layout";
+  null_out(type, DART_TYPE_UNDEFINED);
   DART_TRY(check_init(fn));
   if (type == nullptr || nelem == nullptr)
     return fail(DART_ERR_INVAL, fn, "type and nelem must not be NULL");

@@ -280,6 +280,7 @@ extern "C" {
 
 dart_ret_t dart_team_lock_init(dart_team_t teamid, dart_lock_t *lock) {
   const char *fn = "dart_team_lock_init";
+  null_out(lock, DART_LOCK_NULL);
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));

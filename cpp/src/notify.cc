@@ -163,6 +163,7 @@ extern "C" {
 
 dart_ret_t dart_notify_alloc(dart_team_t team, size_t n, dart_gptr_t *base) {
   const char *fn = "dart_notify_alloc";
+  null_out(base, DART_GPTR_NULL);
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(team, fn, &t));
@@ -217,6 +218,7 @@ dart_ret_t dart_put_notify_handle(dart_gptr_t dst, const void *src, size_t nelem
                                   dart_gptr_t counter, uint64_t value, dart_notify_op_t op,
                                   dart_handle_t *handle) {
   const char *fn = "dart_put_notify_handle";
+  null_out(handle, DART_HANDLE_NULL);
   Counter c;
   dart_operation_t aop = DART_OP_SUM;
   DART_TRY(check_counter(counter, fn, &c));

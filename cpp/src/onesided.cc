@@ -457,6 +457,7 @@ __attribute__((noinline)) dart_ret_t transfer_general(const dart_gptr_t &gptr, v
                                                       dart_datatype_t remote_t,
                                                       dart_handle_t *handle, const char *fn) {
   if (M == Mode::Handle && handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
+  if (M == Mode::Handle) *handle = DART_HANDLE_NULL;  // every error path below leaves it so
   // Progress processes: a blocking transfer first completes the offloaded ones.
   if (M == Mode::Blocking) DART_TRY(progress_drain(fn));
   Fast f;

@@ -179,6 +179,7 @@ extern "C" {
 
 dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_team_t *newteam) {
   const char *fn = "dart_team_create";
+  null_out(newteam, DART_TEAM_NULL);
   DART_TRY(check_init(fn));
   Team *parent = nullptr;
   DART_TRY(get_team(teamid, fn, &parent));
@@ -196,6 +197,7 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_t
 
 dart_ret_t dart_team_clone(dart_team_t teamid, dart_team_t *newteam) {
   const char *fn = "dart_team_clone";
+  null_out(newteam, DART_TEAM_NULL);
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));
@@ -221,6 +223,7 @@ dart_ret_t dart_team_destroy(dart_team_t *teamid) {
 
 dart_ret_t dart_team_get_group(dart_team_t teamid, dart_group_t *group) {
   const char *fn = "dart_team_get_group";
+  null_out(group, DART_GROUP_NULL);
   DART_TRY(check_init(fn));
   Team *t = nullptr;
   DART_TRY(get_team(teamid, fn, &t));

@@ -9,6 +9,18 @@
 
 namespace {
 
+dart_gptr_t gptr_sentinel() {
+  dart_gptr_t g = DART_GPTR_NULL;
+  dart_gptr_make(7, 0, 7, 7, 7, &g);
+  return g;
+}
+
+dart_gptr_t m_gptr() {  // a gptr of a segment that would exist after an init
+  dart_gptr_t g = DART_GPTR_NULL;
+  dart_gptr_make(0, 0, 1, DART_TEAM_ALL, 0, &g);
+  return g;
+}
+
 void calls_outside_lifetime() {
   CHECK(!dart_initialized());
   dart_global_unit_t me{-5};
@@ -33,6 +45,67 @@ void calls_outside_lifetime() {
   size_t nn = 0;
   CHECK_RC(DART_ERR_NOTINIT, dart_node_count(&nn));
   CHECK_RC(DART_ERR_NOTINIT, dart_exit());
+  // Issue 30 (DART 3.2): object outputs are null after every failure, NOTINIT too
+  // (each starts as a non-null sentinel).
+  dart_gptr_t gs = gptr_sentinel();
+  CHECK_RC(DART_ERR_NOTINIT, dart_memalloc(4, DART_TYPE_INT, &gs));
+  CHECK(DART_GPTR_ISNULL(gs));
+  gs = gptr_sentinel();
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &gs));
+  CHECK(DART_GPTR_ISNULL(gs));
+  gs = gptr_sentinel();
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_memregister(DART_TEAM_ALL, 1, DART_TYPE_INT, &x, &gs));
+  CHECK(DART_GPTR_ISNULL(gs));
+  gs = gptr_sentinel();
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_memregister_aligned(DART_TEAM_ALL, 1, DART_TYPE_INT, &x, &gs));
+  CHECK(DART_GPTR_ISNULL(gs));
+  gs = gptr_sentinel();
+  CHECK_RC(DART_ERR_NOTINIT, dart_notify_alloc(DART_TEAM_ALL, 1, &gs));
+  CHECK(DART_GPTR_ISNULL(gs));
+  dart_handle_t h = reinterpret_cast<dart_handle_t>(0x1);
+  CHECK_RC(DART_ERR_NOTINIT, dart_put_handle(m_gptr(), &x, 1, DART_TYPE_INT, DART_TYPE_INT, &h));
+  CHECK(h == DART_HANDLE_NULL);
+  h = reinterpret_cast<dart_handle_t>(0x1);
+  CHECK_RC(DART_ERR_NOTINIT, dart_get_handle(&x, m_gptr(), 1, DART_TYPE_INT, DART_TYPE_INT, &h));
+  CHECK(h == DART_HANDLE_NULL);
+  h = reinterpret_cast<dart_handle_t>(0x1);
+  CHECK(dart_put_notify_handle(m_gptr(), &x, 1, DART_TYPE_INT, DART_TYPE_INT, m_gptr(), 1,
+                               DART_NOTIFY_ADD, &h) != DART_OK);
+  CHECK(h == DART_HANDLE_NULL);
+  grp = reinterpret_cast<dart_group_t>(0x1);
+  CHECK_RC(DART_ERR_NOTINIT, dart_group_create(&grp));
+  CHECK(grp == DART_GROUP_NULL);
+  grp = reinterpret_cast<dart_group_t>(0x1);
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_get_group(DART_TEAM_ALL, &grp));
+  CHECK(grp == DART_GROUP_NULL);
+  t = 12345;
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_clone(DART_TEAM_ALL, &t));
+  CHECK(t == DART_TEAM_NULL);
+  t = 12345;
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_create(DART_TEAM_ALL, DART_GROUP_NULL, &t));
+  CHECK(t == DART_TEAM_NULL);
+  dart_lock_t lk = reinterpret_cast<dart_lock_t>(0x1);
+  CHECK_RC(DART_ERR_NOTINIT, dart_team_lock_init(DART_TEAM_ALL, &lk));
+  CHECK(lk == DART_LOCK_NULL);
+  const size_t one = 1, zero = 0;
+  dt = (dart_datatype_t)0x1234;
+  CHECK_RC(DART_ERR_NOTINIT, dart_type_create_custom(8, &dt));
+  CHECK(dt == DART_TYPE_UNDEFINED);
+  dt = (dart_datatype_t)0x1234;
+  CHECK_RC(DART_ERR_NOTINIT, dart_type_create_strided(DART_TYPE_INT, 2, 1, &dt));
+  CHECK(dt == DART_TYPE_UNDEFINED);
+  dt = (dart_datatype_t)0x1234;
+  CHECK_RC(DART_ERR_NOTINIT, dart_type_create_indexed(DART_TYPE_INT, 1, &one, &zero, &dt));
+  CHECK(dt == DART_TYPE_UNDEFINED);
+  dt = (dart_datatype_t)0x1234;
+  const ptrdiff_t st = 1;
+  size_t ne = 0;
+  CHECK_RC(DART_ERR_NOTINIT, dart_type_from_layout(DART_TYPE_INT, 1, &one, &st, &dt, &ne));
+  CHECK(dt == DART_TYPE_UNDEFINED);
+  dart_operation_t op = (dart_operation_t)0x1234;
+  CHECK_RC(DART_ERR_NOTINIT, dart_op_create([](const void *, void *, size_t, void *) {}, nullptr,
+                                            true, DART_TYPE_INT, false, &op));
+  CHECK(op == DART_OP_UNDEFINED);
   // Allowed at any time.
   CHECK(dart_strerror(DART_ERR_NOTINIT) != nullptr);
   CHECK(std::strlen(dart_error_detail()) > 0);
