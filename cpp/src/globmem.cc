@@ -104,7 +104,10 @@ dart_ret_t next_segid(Team *t, bool registered, int16_t *out, const char *fn) {
     int16_t id = next;
     next = (int16_t)(next == 32767 ? 1 : next + 1);
     int16_t segid = registered ? (int16_t)-id : id;
-    if (t->segment(segid) == nullptr) {
+    // A registration retired here but not yet freed keeps its id on every unit.
+    const bool pending = registered && std::any_of(t->regs.begin(), t->regs.end(),
+                                                   [&](const Segment *s) { return s->segid == segid; });
+    if (t->segment(segid) == nullptr && !pending) {
       *out = segid;
       return DART_OK;
     }
@@ -357,35 +360,91 @@ void sync_separate_segments() {
   for (const Segment *s : g_separate) segment_sync(s);
 }
 
-dart_ret_t segment_free(Segment *s, const char *fn) {
+// The local end of a segment: no lookup finds it any more (translations dropped, table
+// entry gone), its pending dense-span gets are unpacked, it leaves the separate-model
+// list. Its windows stay.
+static dart_ret_t segment_close(Segment *s, const char *fn) {
   xlate_forget();  // before its memory goes
-  Team *t = s->team;
+  s->team->set_segment(s->segid, nullptr);
   if (s->separate) {
     std::lock_guard<std::mutex> lock(g_separate_mutex);
     g_separate.erase(std::find(g_separate.begin(), g_separate.end(), s));
     g_nseparate.store((int)g_separate.size(), std::memory_order_release);
+    s->separate = false;
   }
+  return span_unpacks_release(s, fn);  // gets still to be unpacked
+}
+
+dart_ret_t segment_free(Segment *s, const char *fn) {
   // Every step runs even after a failure (the segment goes away either way); the first
   // failure is the result.
-  dart_ret_t rc = span_unpacks_release(s, fn);  // gets still to be unpacked
+  dart_ret_t rc = s->retired ? DART_OK : segment_close(s, fn);
   auto step = [&](int mpi_rc, const char *what) {
     dart_ret_t r = mpi_check(mpi_rc, fn, what);
     if (rc == DART_OK) rc = r;
   };
+  if (s->registered) {  // leaves the team's list of registrations
+    auto &regs = s->team->regs;
+    regs.erase(std::find(regs.begin(), regs.end(), s));
+  }
   if (!s->ranks.empty()) {
     if (dart_ret_t r = progress_segment_free(s, true, fn); rc == DART_OK) rc = r;
   } else if (s->win != MPI_WIN_NULL && s->win != s->shm_win) {
-    step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
+    if (s->locked_win) step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
     step(MPI_Win_free(&s->win), "MPI_Win_free");
   }
   if (s->shm_win != MPI_WIN_NULL) {
-    step(MPI_Win_unlock_all(s->shm_win), "MPI_Win_unlock_all");
+    if (s->locked_shm) step(MPI_Win_unlock_all(s->shm_win), "MPI_Win_unlock_all");
     step(MPI_Win_free(&s->shm_win), "MPI_Win_free");
   }
-  t->set_segment(s->segid, nullptr);
   delete s;
   return rc;
 }
+
+dart_ret_t registrations_free(Team *t, const char *fn) {
+  dart_ret_t rc = DART_OK;
+  while (!t->regs.empty()) {
+    dart_ret_t r = segment_free(t->regs.front(), fn);
+    if (rc == DART_OK) rc = r;
+  }
+  return rc;
+}
+
+namespace {
+
+// dart_team_memderegister: local (as DART 3.2, which detaches from a dynamic window), so
+// units may deregister in any order. The segment is closed here and its epoch ended (this
+// unit's RMA on it completes); its window is freed collectively once every unit has
+// retired it (free_retired, at the team's next registration) or with the team.
+dart_ret_t segment_retire(Segment *s, const char *fn) {
+  dart_ret_t rc = segment_close(s, fn);
+  s->retired = true;
+  if (s->win == MPI_WIN_NULL) {  // a one-unit team's registration has no window
+    if (dart_ret_t r = segment_free(s, fn); rc == DART_OK) rc = r;
+    return rc;
+  }
+  if (s->locked_win) {
+    s->locked_win = false;
+    if (dart_ret_t r = mpi_check(MPI_Win_unlock_all(s->win), fn, "MPI_Win_unlock_all");
+        rc == DART_OK)
+      rc = r;
+  }
+  return rc;
+}
+
+// Frees, in creation order, the registrations of t that every unit has retired: bit i
+// of `all` is set when regs[i] is retired on every unit (collective over the team).
+dart_ret_t free_retired(Team *t, const std::vector<unsigned long long> &all, const char *fn) {
+  std::vector<Segment *> gone;
+  for (size_t i = 0; i < t->regs.size(); ++i)
+    if ((all[i / 64] >> (i % 64)) & 1u) gone.push_back(t->regs[i]);
+  dart_ret_t rc = DART_OK;
+  for (Segment *s : gone)
+    if (dart_ret_t r = segment_free(s, fn); rc == DART_OK) rc = r;
+  return rc;
+}
+
+}  // namespace
 
 namespace {
 
@@ -408,20 +467,30 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   // sizes and added to every displacement (Segment::pads).
   // A unit that has failed sends kFailed as its size, so the others' size check skips
   // it (and the agreement below names it).
+  // The same message carries which earlier registrations this unit has retired (one bit
+  // per entry of t->regs, the same list everywhere): those retired on every unit have
+  // their windows freed now, in creation order, whatever the order of the deregistrations.
   constexpr unsigned long long kFailed = ~0ull;
   const unsigned long long pad = a.ok() ? reinterpret_cast<uintptr_t>(addr) % 16 : 0;
   const unsigned long long mine = a.ok() ? nbytes : kFailed;
-  std::vector<unsigned long long> all(2 * (size_t)t->size), sizes(t->size);
-  unsigned long long mine2[2] = {mine, pad};
-  DART_MPI(MPI_Allgather(mine2, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2,
+  const size_t words = (t->regs.size() + 63) / 64, per = 2 + words;
+  std::vector<unsigned long long> all(per * (size_t)t->size), sizes(t->size), mine2(per, 0);
+  mine2[0] = mine;
+  mine2[1] = pad;
+  for (size_t i = 0; i < t->regs.size(); ++i)
+    if (t->regs[i]->retired) mine2[2 + i / 64] |= 1ull << (i % 64);
+  DART_MPI(MPI_Allgather(mine2.data(), (int)per, MPI_UNSIGNED_LONG_LONG, all.data(), (int)per,
                          MPI_UNSIGNED_LONG_LONG, t->comm), fn);
   std::vector<uint64_t> pads(t->size);
+  std::vector<unsigned long long> everywhere(words, ~0ull);
   bool padded_any = false;
   for (int u = 0; u < t->size; ++u) {
-    sizes[u] = all[2 * (size_t)u];
-    pads[u] = all[2 * (size_t)u + 1];
+    sizes[u] = all[per * (size_t)u];
+    pads[u] = all[per * (size_t)u + 1];
     padded_any = padded_any || pads[u] != 0;
+    for (size_t w = 0; w < words; ++w) everywhere[w] &= all[per * (size_t)u + 2 + w];
   }
+  if (words > 0) a.step(free_retired(t, everywhere, fn));
   if (aligned && a.ok()) {
     for (int u = 0; u < t->size && a.ok(); ++u)
       if (sizes[u] != mine && sizes[u] != kFailed)
@@ -475,7 +544,7 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   }
   segment_note_model(s.get());
   store_segment(t, s.get());
-  s.release();
+  t->regs.push_back(s.release());
   dart_gptr_t gp = DART_GPTR_NULL;
   gp.unitid = 0;
   gp.flags = 0;
@@ -630,7 +699,8 @@ dart_ret_t dart_team_memderegister(dart_gptr_t gptr) {
   if (s == nullptr)
     return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (already deregistered?)",
                 (int)gptr.segid, (int)gptr.teamid);
-  return segment_free(s, fn);
+  DART_TRY(progress_drain(fn));
+  return segment_retire(s, fn);
 }
 
 dart_ret_t dart_gptr_getaddr(const dart_gptr_t gptr, void **addr) {

@@ -479,6 +479,9 @@ struct Segment {
   // and atomics are CPU atomic instructions (atomic.cc), never MPI atomics.
   bool cpu_atomics = false;
   bool counters = false;  // a counter block of dart_notify_alloc (notify.cc)
+  // A registration this unit deregistered (dart_team_memderegister is local): out of the
+  // lookup table, its epoch closed, its window freed collectively later (Team::regs).
+  bool retired = false;
   std::atomic<uint16_t> flags{0};  // dart_gptr_setflags may run on any thread
   bool locked_shm = false, locked_win = false;  // epochs opened (for a failed creation)
   MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
@@ -532,6 +535,11 @@ struct Team {
   StableTable<Segment> alloc_segs;  // index segid
   StableTable<Segment> reg_segs;    // index ~segid (-1 -> 0, -32768 -> 32767)
   int16_t next_alloc = 1, next_reg = 1;
+  // Registrations whose windows are not freed yet, in creation order: the same list on
+  // every unit (they are created and freed collectively), live or retired here. Units
+  // deregister locally in any order; the windows every unit has retired are freed at
+  // the team's next registration (and the rest when the team goes), in this order.
+  std::vector<Segment *> regs;
   int lock_counter = 0;  // locks created on this team (spreads their tails)
   // Progress processes, a team spanning nodes (progress.cc): the team's units (ranks
   // 0..size-1, team order) plus the progress processes of its nodes, and its split by
@@ -728,6 +736,9 @@ dart_ret_t progress_locked(MPI_Comm comm, const std::function<void()> &fn, const
 // quirk ompi-rdma-shared-file where it applies. Returns the MPI return code.
 int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win);
 dart_ret_t segment_free(Segment *s, const char *fn);
+// Frees the windows of a team's registrations (live or retired), in creation order:
+// collective over the team (destroy_team).
+dart_ret_t registrations_free(Team *t, const char *fn);
 // Memory model: segment_note_model queries MPI_WIN_MODEL of a new segment's windows and
 // sets `separate`; segment_sync reconciles the public and private copies of a separate
 // segment's windows (after local stores, before local loads); sync_separate_segments

@@ -85,7 +85,9 @@ dart_ret_t destroy_team(Team *t, const char *fn) {
     dart_ret_t r = segment_free(s, fn);
     if (rc == DART_OK) rc = r;
   };
-  t->reg_segs.for_each_desc(free_seg);
+  // Registrations by the team's list (the same on every unit, also where some units
+  // deregistered and others did not), then allocations by id (the same everywhere).
+  if (dart_ret_t r = registrations_free(t, fn); rc == DART_OK) rc = r;
   t->alloc_segs.for_each_desc(free_seg);
   if (t->served()) progress_team_free(t);
   auto keep_first = [&](int mrc, const char *what) {  // every step runs; first error wins

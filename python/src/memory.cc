@@ -292,14 +292,21 @@ void memfree(const Gptr &gp) {
   }
 }
 
-// Collective frees: team_memfree / team_memderegister.
+// team_memfree (collective) / team_memderegister (local: units deregister in any order).
 void team_free(const Gptr &gp, bool registered) {
   const char *fn = registered ? "dart_team_memderegister" : "dart_team_memfree";
   GptrFields f = fields(gp.g);
   if (f.segid != DART_SEGMENT_LOCAL) {
     // errors for anything else come from the core (the same on every unit: nobody hangs)
     auto it = g_segs.find(seg_key(f.teamid, f.segid));
-    segment_check_views(f.teamid, it != g_segs.end() ? it->second.get() : nullptr, fn);
+    SegRecord *rec = it != g_segs.end() ? it->second.get() : nullptr;
+    if (!registered) {
+      segment_check_views(f.teamid, rec, fn);
+    } else if (rec != nullptr && rec->views > 0) {
+      // Registered memory is viewed only by its own unit: a local check.
+      collect_garbage();
+      if (rec->views > 0) throw py::buffer_error(views_alive_msg(fn, rec->views));
+    }
   }
   dart_ret_t rc;
   {

@@ -660,6 +660,75 @@ TEST(Register, DifferentSizesPerUnit) {
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memderegister(g));
 }
 
+// Issue 30: dart_team_memderegister is local, so units that deregister in different
+// orders (DASH's allocators sort by local address) never wait for each other; the windows
+// go at the next registration once every unit has deregistered them, or with the team.
+// Creation order on unit 0, reversed on unit 1, shuffled elsewhere; segment ids stay the
+// same on every unit; a team destroyed with registrations deregistered on some units only
+// and a registration left to dart_exit on some units only.
+TEST(Register, DeregisterInAnyOrderNeverWaits) {
+  const int n = nunits(), me = myid();
+  const int rounds = oversubscribed() ? 2 : 10;
+  constexpr int K = 5;
+  std::vector<std::vector<long>> bufs(K, std::vector<long>(4, 0));
+  unsigned seed = 12345u + 977u * (unsigned)me;
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<dart_gptr_t> g(K, DART_GPTR_NULL);
+    for (int k = 0; k < K; ++k)
+      DART_EXPECT_OK(dart_team_memregister(DART_TEAM_ALL, 4 + (size_t)(k + me) % 3, DART_TYPE_LONG,
+                                           bufs[k].data(), &g[k]));
+    // The same ids on every unit.
+    std::vector<int16_t> ids(K), all((size_t)(K * n));
+    for (int k = 0; k < K; ++k) ids[k] = g[k].segid;
+    DART_EXPECT_OK(dart_allgather(ids.data(), all.data(), K, DART_TYPE_SHORT, DART_TEAM_ALL));
+    for (int u = 0; u < n; ++u)
+      for (int k = 0; k < K; ++k) EXPECT_EQ(all[(size_t)(u * K + k)], ids[k]) << "round " << round;
+    const int right = (me + 1) % n;
+    for (int k = 0; k < K; ++k) {
+      dart_gptr_t q = g[k];
+      dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(right));
+      long v = 1000 * round + 10 * k + me;
+      DART_EXPECT_OK(dart_put_blocking(q, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    }
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    for (int k = 0; k < K; ++k) EXPECT_EQ(bufs[k][0], 1000 * round + 10 * k + (me + n - 1) % n);
+    DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+    std::vector<int> order(K);
+    for (int k = 0; k < K; ++k) order[k] = k;
+    if (me == 1) std::reverse(order.begin(), order.end());
+    if (me > 1)
+      for (int k = K - 1; k > 0; --k) {
+        seed = seed * 1103515245u + 12345u;
+        std::swap(order[k], order[(seed >> 16) % (unsigned)(k + 1)]);
+      }
+    for (int k : order) {
+      DART_EXPECT_OK(dart_team_memderegister(g[k]));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memderegister(g[k]));
+      long r = 0;
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get_blocking(&r, g[k], 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    }
+  }
+  // A team destroyed while unit 0 has deregistered two of three registrations and the
+  // others none: the team frees them all, in one order everywhere.
+  dart_team_t t = DART_TEAM_NULL;
+  DART_EXPECT_OK(dart_team_clone(DART_TEAM_ALL, &t));
+  std::vector<dart_gptr_t> tg(3, DART_GPTR_NULL);
+  for (int k = 0; k < 3; ++k)
+    DART_EXPECT_OK(dart_team_memregister(t, 4, DART_TYPE_LONG, bufs[k].data(), &tg[k]));
+  if (me == 0) {
+    DART_EXPECT_OK(dart_team_memderegister(tg[2]));
+    DART_EXPECT_OK(dart_team_memderegister(tg[0]));
+  }
+  DART_EXPECT_OK(dart_team_destroy(&t));
+  // One registration of DART_TEAM_ALL left to dart_exit: deregistered on the last unit
+  // only (its memory lives as long as the program).
+  static long forever[4];
+  dart_gptr_t last = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_LONG, forever, &last));
+  if (me == n - 1) DART_EXPECT_OK(dart_team_memderegister(last));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
 TEST(Register, OnSubTeam) {
   const int n = nunits();
   dart_team_t t = make_team(units_from(n / 2));

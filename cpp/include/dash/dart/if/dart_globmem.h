@@ -206,7 +206,8 @@ dart_ret_t dart_team_memregister_aligned(
 /**
  * Expose user memory `addr` holding nlelem elements of dtype as a team
  * segment; nlelem may differ between members (0 allowed). *gptr references
- * team unit 0's part. Collective over the team.
+ * team unit 0's part. Collective over the team (also frees the windows of the
+ * team's earlier registrations that every member has deregistered).
  */
 dart_ret_t dart_team_memregister(
   dart_team_t         teamid,
@@ -215,8 +216,13 @@ dart_ret_t dart_team_memregister(
   void              * addr,
   dart_gptr_t       * gptr) DART_NOTHROW;
 
-/** Withdraw a segment made by dart_team_memregister(_aligned); the user
- *  memory itself is not freed. Collective over the segment's team. */
+/** Withdraw this unit's part of a segment made by dart_team_memregister
+ *  (_aligned); the user memory itself is not freed. Local, as in DART 3.2:
+ *  units deregister in any order, none waits for another; the segment's
+ *  gptrs fail on this unit from now on (DART_ERR_NOTFOUND), and no unit may
+ *  access this unit's memory through it any more. Its window goes at the
+ *  team's next registration once every member has deregistered it, or with
+ *  the team. */
 dart_ret_t dart_team_memderegister(
   dart_gptr_t         gptr) DART_NOTHROW;
 
