@@ -130,6 +130,7 @@ dart_ret_t teardown(State *s, const char *fn) {
   dart_ret_t rc = DART_OK;
   auto keep_first = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
   locks_finalize();
+  allocators_finalize();
   // Teams in descending id order: a global order, so collective frees cannot deadlock.
   s->teams.for_each_desc([&](size_t, Team *t) { keep_first(destroy_team(t, fn)); });
   if (s->machine_lock_win != MPI_WIN_NULL) {

@@ -474,7 +474,10 @@ struct Segment {
   Team *team = nullptr;
   int16_t segid = 0;
   bool registered = false;  // user memory (dart_team_memregister*)
-  bool aligned = true;      // same size on every unit
+  // Same size on every unit: one size for all (local_size), no per-unit table, so the
+  // common case costs O(1) per segment. Else `sizes` holds every unit's (a collective
+  // allocation of per-unit sizes, a registration).
+  bool aligned = true;
   // Shared memory of a team inside one node: every unit reaches every part by load/store,
   // and atomics are CPU atomic instructions (atomic.cc), never MPI atomics.
   bool cpu_atomics = false;
@@ -568,7 +571,8 @@ struct Team {
 // ---------------------------------------------------------------------------
 class PoolAllocator {
  public:
-  void reset(size_t size);
+  // A pool of `size` bytes whose blocks start at multiples of `align` (a power of 2).
+  void reset(size_t size, size_t align = 64);
   // Returns the offset, or SIZE_MAX if no block is large enough.
   size_t allocate(size_t bytes);
   // false if offset is not a live allocation.
@@ -578,6 +582,7 @@ class PoolAllocator {
   std::map<size_t, size_t> free_;             // offset -> size
   std::unordered_map<size_t, size_t> used_;   // offset -> size
   size_t free_total_ = 0;
+  size_t align_ = 64;
 };
 
 // ---------------------------------------------------------------------------
@@ -964,6 +969,8 @@ dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
 dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
 // Releases the locks still alive at dart_exit (their segments go with their teams).
 void locks_finalize();
+// The same for the allocators of dart_allocator_new (globmem.cc).
+void allocators_finalize();
 
 // Dense-span gets (onesided.cc). A flush of seg's window that read span_unpacks_mark()
 // before it began, and completed the gets to window rank `rank` (-1: every rank), calls

@@ -259,6 +259,83 @@ TEST(Memalloc, OtherUnitsReachMyPoolMemory) {
 }
 
 // ---------------------------------------------------------------------------
+// DART 3.2's allocators (dart_allocator_*): local allocations from a team's pool
+// ---------------------------------------------------------------------------
+
+// A pool of 1024 ints per unit gives exactly 128 allocations of 8 ints (no rounding of
+// small blocks beyond 16 bytes), the next one is DART_ERR_NOMEM with a null gptr; every
+// unit writes into unit 0's allocation; frees null the gptr; misuse is refused.
+TEST(Allocator, LocalAllocationsFromATeamPool) {
+  const int n = nunits(), me = myid();
+  dart_allocator_t alloc = nullptr;
+  DART_EXPECT_OK(dart_allocator_new(1024 * sizeof(int), DART_TEAM_ALL, &alloc));
+  dart_gptr_t g = DART_GPTR_NULL;
+  if (me == 0) {
+    DART_EXPECT_OK(dart_allocator_alloc((size_t)n, DART_TYPE_INT, &g, alloc));
+  }
+  DART_EXPECT_OK(dart_bcast(&g, sizeof g, DART_TYPE_BYTE, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
+  EXPECT_FALSE(DART_GPTR_ISNULL(g));
+  dart_gptr_t mine = g;
+  dart_gptr_incaddr(&mine, me * (int64_t)sizeof(int));
+  DART_EXPECT_OK(dart_put_blocking(mine, &me, 1, DART_TYPE_INT, DART_TYPE_INT));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  if (me == 0) {
+    std::vector<int> back((size_t)n, -1);
+    DART_EXPECT_OK(dart_get_blocking(back.data(), g, (size_t)n, DART_TYPE_INT, DART_TYPE_INT));
+    for (int u = 0; u < n; ++u) EXPECT_EQ(back[u], u);
+    DART_EXPECT_OK(dart_allocator_free(&g, alloc));
+    EXPECT_TRUE(DART_GPTR_ISNULL(g));
+  }
+  // Exhaust the pool in chunks of 8 ints, on every unit.
+  std::vector<dart_gptr_t> chunks;
+  for (int i = 0; i < 1024 / 8; ++i) {
+    dart_gptr_t c = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_allocator_alloc(8, DART_TYPE_INT, &c, alloc));
+    chunks.push_back(c);
+  }
+  dart_gptr_t more = gptr_of(7, 7, 7, 7);
+  DART_EXPECT_FAIL(DART_ERR_NOMEM, dart_allocator_alloc(8, DART_TYPE_INT, &more, alloc));
+  EXPECT_TRUE(DART_GPTR_ISNULL(more));
+  for (auto &c : chunks) DART_EXPECT_OK(dart_allocator_free(&c, alloc));
+  DART_EXPECT_OK(dart_allocator_alloc(1024, DART_TYPE_INT, &more, alloc));  // whole again
+  dart_gptr_t copy = more;
+  DART_EXPECT_OK(dart_allocator_free(&more, alloc));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_allocator_free(&copy, alloc));
+  dart_gptr_t foreign = copy;
+  dart_gptr_setunit(&foreign, DART_TEAM_UNIT_ID((me + 1) % n));
+  if (n > 1) {
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allocator_free(&foreign, alloc));
+  }
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allocator_alloc(1, DART_TYPE_UNDEFINED, &more, alloc));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allocator_alloc(1, DART_TYPE_INT, nullptr, alloc));
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+  dart_allocator_t gone = alloc;
+  DART_EXPECT_OK(dart_allocator_destroy(&alloc));
+  EXPECT_EQ(alloc, nullptr);
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allocator_alloc(1, DART_TYPE_INT, &more, gone));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allocator_destroy(&gone));
+  dart_allocator_t bad = reinterpret_cast<dart_allocator_t>(0x1);
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_allocator_new(64, 31000, &bad));
+  EXPECT_EQ(bad, nullptr);
+  // A sub-team's allocator, its pool of another size on every unit.
+  dart_team_t sub = make_team(units_from(n / 2));
+  if (sub != DART_TEAM_NULL) {
+    dart_team_unit_t tme;
+    dart_team_myid(sub, &tme);
+    dart_allocator_t sa = nullptr;
+    DART_EXPECT_OK(dart_allocator_new(64 + 16 * (size_t)tme.id, sub, &sa));
+    dart_gptr_t c = DART_GPTR_NULL;
+    DART_EXPECT_OK(dart_allocator_alloc(4, DART_TYPE_LONG, &c, sa));
+    EXPECT_EQ(c.teamid, sub);
+    EXPECT_EQ(c.unitid, tme.id);
+    DART_EXPECT_OK(dart_allocator_free(&c, sa));
+    DART_EXPECT_OK(dart_allocator_destroy(&sa));
+    drop_team(sub);
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}
+
+// ---------------------------------------------------------------------------
 // Collective aligned allocation
 // ---------------------------------------------------------------------------
 
@@ -541,7 +618,9 @@ TEST(TeamMemalloc, EqualAndPerUnitSizesSideBySide) {
     EXPECT_EQ(c, 4 * sizeof(int));
     int buf[8] = {0};
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(buf, x, 5, DART_TYPE_INT, DART_TYPE_INT));
-    if (u + 4 <= 8) DART_EXPECT_OK(dart_get_blocking(buf, y, 4 + (size_t)u, DART_TYPE_INT, DART_TYPE_INT));
+    if (u + 4 <= 8) {
+      DART_EXPECT_OK(dart_get_blocking(buf, y, 4 + (size_t)u, DART_TYPE_INT, DART_TYPE_INT));
+    }
   }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   DART_EXPECT_OK(dart_team_memfree(per));
@@ -725,7 +804,9 @@ TEST(Register, DeregisterInAnyOrderNeverWaits) {
   static long forever[4];
   dart_gptr_t last = DART_GPTR_NULL;
   DART_EXPECT_OK(dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_LONG, forever, &last));
-  if (me == n - 1) DART_EXPECT_OK(dart_team_memderegister(last));
+  if (me == n - 1) {
+    DART_EXPECT_OK(dart_team_memderegister(last));
+  }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 }
 

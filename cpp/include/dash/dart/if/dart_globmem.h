@@ -226,6 +226,43 @@ dart_ret_t dart_team_memregister(
 dart_ret_t dart_team_memderegister(
   dart_gptr_t         gptr) DART_NOTHROW;
 
+/* ------------------------------------------------------------------------ */
+/* Allocators (DART 3.2): non-collective allocations from a team's pool      */
+/* ------------------------------------------------------------------------ */
+
+/** A pool of global memory on every unit of a team, from which each unit
+ *  allocates locally (dart_allocator_alloc) what others may access. */
+typedef struct dart_allocator_struct * dart_allocator_t;
+
+/** Collective over `team`: a pool of pool_size bytes on every unit (one
+ *  collective allocation; pool_size may differ between units). Allocations are
+ *  16-byte aligned and first-fit with coalescing (no rounding of the pool to a
+ *  power of two). *new_allocator is NULL after a failure. */
+dart_ret_t dart_allocator_new(
+  size_t             pool_size,
+  dart_team_t        team,
+  dart_allocator_t * new_allocator) DART_NOTHROW;
+
+/** Local: nelem elements of dtype from this unit's pool; *gptr references
+ *  them (this unit's team-relative id) and may be handed to other units.
+ *  DART_ERR_NOMEM (and *gptr = DART_GPTR_NULL) when the pool is exhausted. */
+dart_ret_t dart_allocator_alloc(
+  size_t             nelem,
+  dart_datatype_t    dtype,
+  dart_gptr_t      * gptr,
+  dart_allocator_t   allocator) DART_NOTHROW;
+
+/** Local: free an allocation of this unit from the allocator; *gptr becomes
+ *  DART_GPTR_NULL. */
+dart_ret_t dart_allocator_free(
+  dart_gptr_t      * gptr,
+  dart_allocator_t   allocator) DART_NOTHROW;
+
+/** Collective over the allocator's team: free the pool (allocations still
+ *  live go with it); *allocator becomes NULL. */
+dart_ret_t dart_allocator_destroy(
+  dart_allocator_t * allocator) DART_NOTHROW;
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
