@@ -48,6 +48,7 @@ module dart
   use dart_array_real64
   use dart_array_complex32
   use dart_array_complex64
+  use dart_locality_f
   implicit none
   private
 
@@ -82,6 +83,12 @@ module dart
   public :: dart_array_update_halo, dart_array_update_halo_begin, dart_array_update_halo_end
   public :: dart_array_get, dart_array_put, dart_array_gather, dart_array_scatter
   public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
+
+  ! ---- locality (dart_locality_f) -------------------------------------------------------
+  public :: DART_LOCALITY_SCOPE_GLOBAL, DART_LOCALITY_SCOPE_GROUP, DART_LOCALITY_SCOPE_NODE
+  public :: DART_LOCALITY_SCOPE_MODULE, DART_LOCALITY_SCOPE_NUMA, DART_LOCALITY_SCOPE_CORE
+  public :: dart_unit_locality, dart_locality_num_domains, dart_locality_domain
+  public :: dart_team_locality_split
 
   ! ---- the procedures of this file ------------------------------------------------------
   public :: dart_init, dart_init_thread, dart_exit, dart_initialized, dart_abort

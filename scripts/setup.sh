@@ -39,6 +39,8 @@ PACKAGES=(
   python3 python3-venv python3-dev python3-pip
   mpich libmpich-dev openmpi-bin libopenmpi-dev
   libgtest-dev googletest
+  # NUMA and core detail of the locality API; the build works without it (sysfs).
+  libhwloc-dev
 )
 
 missing=()

@@ -126,6 +126,8 @@ dart_ret_t read_config(Config *cfg, const char *fn) {
   // Test-only (not in the README's table): docs/design.md, "Memory model".
   if (const char *s = std::getenv("DART_TEST_WIN_SEPARATE"))
     cfg->force_separate = std::strcmp(s, "1") == 0;
+  // Test-only: docs/design.md, "Locality" (the hardware from sysfs, not hwloc).
+  if (const char *s = std::getenv("DART_TEST_NO_HWLOC")) cfg->no_hwloc = std::strcmp(s, "1") == 0;
   return DART_OK;
 }
 

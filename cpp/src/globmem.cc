@@ -925,11 +925,12 @@ dart_ret_t dart_gptr_getaddr_node(dart_gptr_t gptr, void **addr) {
   if (base == nullptr) {  // both nodes named: what a user debugging placement needs
     const int gu = t->global[gptr.unitid];
     return fail(DART_ERR_INVAL, fn,
-                "unit %d of team %d (global unit %d) is on node %d, this unit (global unit %d) "
-                "on node %d: memory of another node has no direct load/store path (use "
-                "put/get)",
-                (int)gptr.unitid, (int)gptr.teamid, gu, g->node_of[gu], g->myid,
-                g->node_of[g->myid]);
+                "unit %d of team %d (global unit %d) is on node %d (%s), this unit (global unit "
+                "%d) on node %d (%s): memory of another node has no direct load/store path "
+                "(use put/get)",
+                (int)gptr.unitid, (int)gptr.teamid, gu, g->node_of[gu],
+                g->node_host[g->node_of[gu]].c_str(), g->myid, g->node_of[g->myid],
+                g->node_host[g->node_of[g->myid]].c_str());
   }
   if (gptr.addr_or_offs.offset > s->size_of(gptr.unitid))
     return fail(DART_ERR_INVAL, fn, "offset %llu is past the end of unit %d's %zu bytes",

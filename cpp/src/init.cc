@@ -212,6 +212,7 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
     s->quirks_string = quirks_describe(s->quirks);
     if (s->progress == nullptr) step(compute_nodes(s.get(), fn));
   }
+  if (rc == DART_OK) step(locality_exchange(s.get(), fn));
   if (rc == DART_OK && (s->quirks >> (unsigned)Quirk::OmpiRdmaSharedFile) & 1u)
     step(machine_lock_init(s.get(), fn));
   MPI_Comm all = MPI_COMM_NULL;

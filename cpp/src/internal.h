@@ -61,6 +61,9 @@ struct Config {
   // DART_TEST_WIN_SEPARATE=1 (test-only, docs/design.md "Memory model"): every window is
   // treated as MPI_WIN_SEPARATE, so the separate model's MPI_Win_sync path is tested.
   bool force_separate = false;
+  // DART_TEST_NO_HWLOC=1 (test-only, docs/design.md "Locality"): the locality API reads
+  // the hardware from sysfs even where hwloc is built in, so that a test compares both.
+  bool no_hwloc = false;
   // DART_PROGRESS_PER_NODE: progress processes per (emulated) node, 0 = none
   // (progress.cc); DART_PROGRESS_THRESHOLD: the smallest non-blocking transfer, in
   // bytes, that a progress process carries out for its unit. Default 64 KiB: the measured
@@ -553,7 +556,9 @@ struct Team {
   // (the same on every unit, also when a unit's segment id is not, after a local failure).
   int progress_segments = 0;
   bool served() const { return comm_p != MPI_COMM_NULL; }
-  ~Team();  // drops the translation cache (xlate_forget)
+  // The team's locality tree and unit localities (locality.cc), built at the first query.
+  struct TeamLocality *locality = nullptr;
+  ~Team();  // drops the translation cache (xlate_forget) and the locality
 
   Segment *segment(int16_t segid) const {
     return segid >= 0 ? alloc_segs.get((size_t)segid) : reg_segs.get((size_t)(uint16_t)~segid);
@@ -588,6 +593,16 @@ class PoolAllocator {
 // ---------------------------------------------------------------------------
 // global runtime state (one per dart_init/dart_exit cycle)
 // ---------------------------------------------------------------------------
+// The hardware of one unit as dart_init exchanges it (locality.cc, the locality API):
+// plain words, the same size everywhere. -1: unknown.
+struct UnitHw {
+  char host[64];  // gethostname: the machine
+  int32_t cpu, core, numa;  // where the unit ran at dart_init (OS cpu, machine core, NUMA)
+  int32_t cores, numas, sockets, min_threads, max_threads, min_mhz, max_mhz;  // machine
+  int32_t cache_size[3], cache_line[3], cache_id[3];  // L1d, L2, L3 of its cpu
+  int32_t mem_mib, numa_mem_mib;
+};
+
 // Its first line holds what the transfer calls read of it (with cfg.transfer_chunk).
 struct alignas(64) State {
   // Progress processes (progress.cc); nullptr when DART_PROGRESS_PER_NODE is 0.
@@ -610,6 +625,11 @@ struct alignas(64) State {
   int myid = -1, size = 0;
   std::vector<int> node_of;          // global unit -> node index
   int nnodes = 0;
+  // Locality (locality.cc): every unit's hardware, the name of every node (its host,
+  // "#i" appended when a machine holds several nodes), a lock for the teams' trees.
+  std::vector<UnitHw> hw;
+  std::vector<std::string> node_host;
+  std::mutex locality_mutex;
   StableTable<Team> teams;           // indexed by team id; nullptr = none/destroyed
   int next_team_id = 1;            // next candidate team id (agreed by MAX)
   PoolAllocator pool;
@@ -728,6 +748,10 @@ inline dart_ret_t get_team(dart_team_t id, const char *fn, Team **out) {
 // registers the team (register_team) or releases it (release_team). Never nullptr.
 Team *make_team(dart_team_t id, MPI_Comm comm, Agreement *a, const char *fn);
 void register_team(Team *t);
+// Locality (locality.cc): dart_init's exchange of every unit's hardware (after the nodes
+// are known), and the release of a team's tree.
+dart_ret_t locality_exchange(State *s, const char *fn);
+void locality_team_free(Team *t);
 void release_team(Team *t, const Agreement &a);
 dart_ret_t destroy_team(Team *t, const char *fn);
 

@@ -64,7 +64,10 @@ Team *make_team(dart_team_t id, MPI_Comm comm, Agreement *a, const char *fn) {
   return t;
 }
 
-Team::~Team() { xlate_forget(); }
+Team::~Team() {
+  xlate_forget();
+  locality_team_free(this);
+}
 
 void register_team(Team *t) {
   g->teams.set((size_t)t->id, t);

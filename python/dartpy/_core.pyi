@@ -1,6 +1,6 @@
 # Type stubs of dartpy._core (the pybind11 extension). Units are 0-based; a "team" argument
 # is a Team or an int team id; "op" a OP_* constant or an Op from op_create.
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -299,6 +299,18 @@ def team_unit_l2g(team: _TeamLike, unit: int) -> int: ...
 def team_unit_g2l(team: _TeamLike, unit: int) -> int: ...
 def team_comm(team: _TeamLike) -> Any: ...
 def team_from_comm(comm: Any, parent: _TeamLike = ...) -> Team: ...
+
+# ---- locality (dart_locality.h) -------------------------------------------------------
+LOCALITY_SCOPE_GLOBAL: int
+LOCALITY_SCOPE_GROUP: int
+LOCALITY_SCOPE_NODE: int
+LOCALITY_SCOPE_MODULE: int
+LOCALITY_SCOPE_NUMA: int
+LOCALITY_SCOPE_CORE: int
+_ScopeLike = Union[int, str]  # a LOCALITY_SCOPE_* value or "node", "numa", "core", ...
+def unit_locality(unit: int, team: _TeamLike = ...) -> Dict[str, Any]: ...
+def locality_domains(scope: _ScopeLike, team: _TeamLike = ...) -> List[Dict[str, Any]]: ...
+def team_locality_split(team: _TeamLike, scope: _ScopeLike, n: int) -> Team: ...
 
 # ---- locks ----------------------------------------------------------------------------
 class Lock:

@@ -366,6 +366,7 @@ void bind_handle(py::module_ &m);
 void bind_atomics(py::module_ &m);
 void bind_group(py::module_ &m);
 void bind_team(py::module_ &m);
+void bind_locality(py::module_ &m);
 void bind_lock(py::module_ &m);
 void bind_ops(py::module_ &m);
 void bind_coll(py::module_ &m);

@@ -16,6 +16,7 @@ PYBIND11_MODULE(_core, m) {
   bind_atomics(m);
   bind_group(m);
   bind_team(m);
+  bind_locality(m);
   bind_lock(m);
   bind_ops(m);
   bind_coll(m);

@@ -1,6 +1,6 @@
 ! ftest_teams: groups (every group call, sorted members, split) and teams (create from a
 ! group, clone, ids and translation, dart_team_comm used for an MPI collective, destroy),
-! with good and bad input.
+! with good and bad input; the locality queries and a team split by node.
 program ftest_teams
   use, intrinsic :: iso_fortran_env, only: int32, int64
   use mpi_f08
@@ -250,6 +250,57 @@ program ftest_teams
     if (stat /= DART_OK) exit
   end do
   call check_ok(stat, '50 team create/destroy cycles')
+
+  ! ---------------------------------------------------------------------------------
+  ! issue 30: the locality queries (dart_locality.h) against the node table
+  call ftest_section('locality')
+  block
+    character(len=64) :: host, host0, tag
+    integer :: node, core, cpu, cores, numa, ndom, k, lnode
+    integer, allocatable :: dunits(:)
+    integer(DART_TEAM_KIND) :: pernode
+    call dart_unit_locality(me, host=host, node=node, core_id=core, cpu_id=cpu, &
+                            num_cores=cores, num_numa=numa, domain_tag=tag, stat=stat)
+    call check(stat == DART_OK .and. node == mynode .and. len_trim(host) > 0 .and. &
+               cores >= 1 .and. numa >= 1 .and. cpu >= 0 .and. tag(1:1) == '.', &
+               'dart_unit_locality of this unit')
+    call dart_unit_locality(0, host=host0, node=node)
+    call check((node == mynode) .eqv. (host0 == host), 'units share a host name iff they ' // &
+               'share a node')
+    call dart_locality_num_domains(DART_LOCALITY_SCOPE_NODE, ndom, stat=stat)
+    call check(stat == DART_OK .and. ndom == nnodes, 'one node domain per node')
+    call dart_locality_domain(DART_LOCALITY_SCOPE_NODE, mynode, units=dunits, host=host0, &
+                              node=lnode, stat=stat)
+    call check(stat == DART_OK .and. lnode == mynode .and. host0 == host .and. &
+               any(dunits == me), 'my node''s domain holds me')
+    do k = 1, size(dunits)
+      call check(same_node(dunits(k)), 'the node domain holds units of my node only')
+    end do
+    call dart_locality_num_domains(DART_LOCALITY_SCOPE_CORE, ndom)
+    call check(ndom >= nnodes, 'at least one core domain per node')
+    call dart_locality_domain(DART_LOCALITY_SCOPE_NODE, nnodes, units=dunits, stat=stat, &
+                              errmsg=msg)
+    call check_stat(stat, DART_ERR_INVAL, msg, 'dart_locality_domain', 'out of range', &
+                    'dart_locality_domain past the last node')
+    call dart_unit_locality(nunits, host=host, stat=stat, errmsg=msg)
+    call check_stat(stat, DART_ERR_INVAL, msg, 'dart_unit_locality', 'out of range', &
+                    'dart_unit_locality(nunits)')
+    ! a team per node
+    call dart_team_locality_split(DART_TEAM_ALL, DART_LOCALITY_SCOPE_NODE, 64, pernode, &
+                                  stat=stat)
+    call check_ok(stat, 'dart_team_locality_split by node')
+    call dart_team_size(pernode, k)
+    call check(k == count([(same_node(i), i = 0, nunits - 1)]), &
+               'the team of my node holds the units of my node')
+    call dart_team_destroy(pernode)
+    pernode = 7
+    call dart_team_locality_split(DART_TEAM_ALL, DART_LOCALITY_SCOPE_NODE, 0, pernode, &
+                                  stat=stat, errmsg=msg)
+    call check_stat(stat, DART_ERR_INVAL, msg, 'dart_team_locality_split', 'at least 1', &
+                    'dart_team_locality_split(n = 0)')
+    call check(pernode == DART_TEAM_NULL, 'a failed split gives DART_TEAM_NULL')
+    deallocate(dunits)
+  end block
 
   call dart_group_destroy(g)
   call dart_group_destroy(h)

@@ -361,8 +361,10 @@ def per_unit_sizes(me, n, right, left):
             else:
                 e = raises(dart.DartError, a.view, u, code=dart.ERR_INVAL)
                 msg = str(e)
-                assert (f"global unit {u}) is on node {dart.unit_node(u)}" in msg and
-                        f"this unit (global unit {me}) on node {dart.unit_node(me)}" in msg), msg
+                loc, mine = dart.unit_locality(u), dart.unit_locality(me)
+                assert (f"global unit {u}) is on node {loc['node']} ({loc['host']})" in msg and
+                        f"this unit (global unit {me}) on node {mine['node']} ({mine['host']})"
+                        in msg), msg
         dart.barrier()
 
 

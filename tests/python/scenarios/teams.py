@@ -117,11 +117,41 @@ def locks_and_atomics(me, n):
     return cz
 
 
+def locality(me, n):
+    """Issue 30: the locality queries against the node table; a team per node."""
+    nodes = dart.locality_domains("node")
+    assert len(nodes) == dart.node_count(), nodes
+    for i, d in enumerate(nodes):
+        assert d["node"] == i and d["tag"] == f".{i}" and d["scope"] == "node"
+        assert d["units"] == [u for u in range(n) if dart.unit_node(u) == i], d
+    hosts = {d["host"] for d in nodes}
+    assert len(hosts) == len(nodes), nodes  # every node a name of its own
+    mine = dart.unit_locality(me)
+    assert mine["node"] == dart.unit_node(me) and mine["host"] == nodes[mine["node"]]["host"]
+    assert mine["num_cores"] >= 1 and mine["cpu_id"] >= 0 and mine["domain_tag"].startswith(".")
+    cores = dart.locality_domains(dart.LOCALITY_SCOPE_CORE)
+    assert sorted(u for d in cores for u in d["units"]) == list(range(n))
+    assert any(d["tag"] == mine["domain_tag"] and me in d["units"] for d in cores)
+    assert dart.locality_domains(dart.LOCALITY_SCOPE_GROUP) == []  # none built
+    raises(ValueError, dart.locality_domains, "socket", match="scope")
+    raises(dart.DartError, dart.unit_locality, n, code=dart.ERR_INVAL)
+    with dart.team_locality_split(dart.TEAM_ALL, "node", 64) as t:
+        assert t.size == len(nodes[mine["node"]]["units"])
+        sub = dart.unit_locality(t.myid, team=t)
+        assert sub["team"] == t.id and sub["global_unit"] == me and sub["host"] == mine["host"]
+        t.barrier()
+    raises(ValueError, dart.team_locality_split, dart.TEAM_ALL, "node", 0)
+    if me == 0:
+        say(f"locality: {len(nodes)} node(s): " + ", ".join(
+            f"{d['host']} {d['units']}" for d in nodes))
+
+
 def groups_teams_locks():
     dart.init()
     me, n = dart.myid(), dart.size()
     groups(me, n)
     teams(me, n)
+    locality(me, n)
     cz = locks_and_atomics(me, n)
     done("groups_teams_locks")
     # an allocation dropped without free() only warns; dart.exit() frees its memory

@@ -31,15 +31,17 @@ extern "C" {
 } /* extern "C" */
 #endif
 
-/* Same order as DART 3.2's dart.h (dart_util.h takes the place of 3.2's
- * dart_config.h, which DART-MPI does not provide). */
+/* Same order as DART 3.2's dart.h. */
 #include <dash/dart/if/dart_types.h>
 #include <dash/dart/if/dart_util.h>
+#include <dash/dart/if/dart_config.h>
 #include <dash/dart/if/dart_initialization.h>
 #include <dash/dart/if/dart_team_group.h>
 #include <dash/dart/if/dart_globmem.h>
 #include <dash/dart/if/dart_communication.h>
 #include <dash/dart/if/dart_synchronization.h>
+/* DART 3.2's locality API (its dart.h leaves it out; DART-MPI includes it here). */
+#include <dash/dart/if/dart_locality.h>
 
 /* DART-MPI extensions (error text, gptr accessors, locality queries, notified access,
  * distributed arrays with ghost layers). */

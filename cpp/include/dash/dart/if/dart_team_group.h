@@ -99,6 +99,24 @@ dart_ret_t dart_group_split(
   size_t             * nout,
   dart_group_t       * gout) DART_NOTHROW;
 
+/**
+ * Split g by locality: the domains of `scope` at or below `domain` (a domain of
+ * a team's tree, dart_locality.h), in tree order, are split into min(n, their
+ * number) contiguous parts of nearly equal counts (the first parts get one
+ * more); group i holds the members of g whose CORE domain lies in part i (it
+ * may be empty). gout must have room for n handles: the first *nout are new
+ * groups, the rest DART_GROUP_NULL. DART_ERR_NOTFOUND when no domain has that
+ * scope. Local.
+ */
+struct dart_domain_locality_s;
+dart_ret_t dart_group_locality_split(
+  const dart_group_t              g,
+  struct dart_domain_locality_s * domain,
+  dart_locality_scope_t           scope,
+  size_t                          n,
+  size_t                        * nout,
+  dart_group_t                  * gout) DART_NOTHROW;
+
 /* ------------------------------------------------------------------------ */
 /* Teams                                                                    */
 /* ------------------------------------------------------------------------ */

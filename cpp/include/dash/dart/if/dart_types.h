@@ -189,6 +189,145 @@ typedef enum
 } dart_thread_support_level_t;
 
 /* ------------------------------------------------------------------------ */
+/* Locality (dart_locality.h) and configuration (dart_config.h)             */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Scope of a locality domain. Larger values are deeper in the hierarchy, so
+ * (a > b) means "a lies below b". DART-MPI builds domains at the scopes
+ * GLOBAL, NODE, MODULE, NUMA and CORE (and GROUP for dart_domain_group); the
+ * others exist for DART 3.2 compatibility.
+ */
+typedef enum
+{
+  DART_LOCALITY_SCOPE_UNDEFINED =  -1, /**< no scope */
+  DART_LOCALITY_SCOPE_GLOBAL    =   0, /**< every unit of a team */
+  DART_LOCALITY_SCOPE_GROUP     =   1, /**< domains grouped by dart_domain_group */
+  DART_LOCALITY_SCOPE_NETWORK   =  50, /**< interconnect (not built by DART-MPI) */
+  DART_LOCALITY_SCOPE_NODE      = 100, /**< one node: shared memory (an emulated
+                                            node of DART_UNITS_PER_NODE too) */
+  DART_LOCALITY_SCOPE_MODULE    = 200, /**< the node's processor module (one per node) */
+  DART_LOCALITY_SCOPE_NUMA      = 300, /**< one NUMA domain of a node */
+  DART_LOCALITY_SCOPE_UNIT      = 400, /**< one unit (not built by DART-MPI) */
+  DART_LOCALITY_SCOPE_PACKAGE   = 500, /**< processor package (not built) */
+  DART_LOCALITY_SCOPE_UNCORE    = 510, /**< uncore (not built) */
+  DART_LOCALITY_SCOPE_CACHE     = 530, /**< a cache (not built) */
+  DART_LOCALITY_SCOPE_CORE      = 550, /**< one core: the leaves, where units sit */
+  DART_LOCALITY_SCOPE_CPU       = 600  /**< hardware thread (not built) */
+} dart_locality_scope_t;
+
+/** Bytes of a host name in the locality types (HOST_NAME_MAX of Linux; fixed here
+ *  so that C and C++ programs agree on the layout of the types). */
+#define DART_LOCALITY_HOST_MAX_SIZE       ((int)(64))
+/** Bytes of a domain tag (".0.1.2"). */
+#define DART_LOCALITY_DOMAIN_TAG_MAX_SIZE ((int)(32))
+/** Entries of dart_hwinfo_t.scopes. */
+#define DART_LOCALITY_MAX_DOMAIN_SCOPES   ((int)(12))
+/** DART 3.2 constant (unused). */
+#define DART_LOCALITY_UNIT_MAX_CPUS       ((int)(64))
+/** DART 3.2 constant (unused). */
+#define DART_LOCALITY_MAX_NUMA_ID         ((int)(16))
+/** Entries of the cache arrays of dart_hwinfo_t (index 0: L1, 1: L2, 2: L3). */
+#define DART_LOCALITY_MAX_CACHE_LEVELS    ((int)( 5))
+
+/** A scope and the index of a domain in it (dart_hwinfo_t.scopes). */
+typedef struct
+{
+  dart_locality_scope_t scope;  /**< the scope */
+  int                   index;  /**< the domain's index among the scope's domains of its node */
+} dart_locality_scope_pos_t;
+
+/**
+ * Hardware of one unit (dart_unit_locality_t.hwinfo). A value DART-MPI does not
+ * know is -1. Fixed size: the units exchange these by value.
+ */
+typedef struct
+{
+  char host[DART_LOCALITY_HOST_MAX_SIZE]; /**< the unit's node: its host name, with
+                                               "#<i>" appended for the i-th of several
+                                               nodes on one machine (emulation) */
+  int  num_cores;    /**< cores of the unit's node (an emulated node: its share of the
+                          machine's cores, by units) */
+  int  num_numa;     /**< NUMA domains of the unit's machine */
+  int  numa_id;      /**< the NUMA domain of the unit's CPU (OS index) */
+  int  num_sockets;  /**< processor packages of the machine */
+  int  core_id;      /**< the core of the unit's CPU (numbered 0.. on its machine) */
+  int  cpu_id;       /**< the CPU (hardware thread, OS index) the unit ran on at init */
+  int  min_cpu_mhz;  /**< minimum clock of the machine's CPUs */
+  int  max_cpu_mhz;  /**< maximum clock of the machine's CPUs */
+  int  cache_sizes[DART_LOCALITY_MAX_CACHE_LEVELS];      /**< bytes per level (L1d, L2, L3) */
+  int  cache_line_sizes[DART_LOCALITY_MAX_CACHE_LEVELS]; /**< line bytes per level */
+  int  cache_ids[DART_LOCALITY_MAX_CACHE_LEVELS];        /**< id of the unit's cache per level */
+  int  min_threads;  /**< hardware threads per core (minimum over the cores) */
+  int  max_threads;  /**< hardware threads per core (maximum) */
+  int  max_shmem_mbps;  /**< shared-memory bandwidth (unknown: -1) */
+  int  system_memory_bytes; /**< memory of the machine in MiB (the unit is MiB, as
+                                 DART 3.2 fills it, despite the name) */
+  int  numa_memory_bytes;   /**< memory of the unit's NUMA domain in MiB */
+  dart_locality_scope_pos_t scopes[DART_LOCALITY_MAX_DOMAIN_SCOPES]; /**< the unit's
+                          domains below its node, innermost first: CORE, NUMA */
+  int  num_scopes;   /**< entries of scopes */
+} dart_hwinfo_t;
+
+/** DART 3.2 type (a module of a node); DART-MPI builds one module per node. */
+typedef struct
+{
+  char host[DART_LOCALITY_HOST_MAX_SIZE];    /**< the node's host name */
+  char module[DART_LOCALITY_HOST_MAX_SIZE];  /**< the module's name */
+  dart_locality_scope_pos_t pos;             /**< its scope and index */
+} dart_module_location_t;
+
+/**
+ * A locality domain: one node of the tree GLOBAL -> NODE -> MODULE -> NUMA -> CORE
+ * that dart_domain_team_locality returns for a team (dart_locality.h). Units sit
+ * at CORE domains (several units share one when they ran on one core). A domain
+ * is named by its tag: "." for the root, then the relative index on every level
+ * (".0.0.1.3").
+ */
+struct dart_domain_locality_s
+{
+  char host[DART_LOCALITY_HOST_MAX_SIZE];             /**< the node's host name ("" above) */
+  char domain_tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE];  /**< the domain's tag */
+  struct dart_domain_locality_s ** aliases;  /**< other domains for the same units */
+  int                              num_aliases;
+  dart_locality_scope_t            scope;    /**< its scope */
+  int                              level;    /**< depth: 0 for the root */
+  int                              global_index;   /**< index in its scope (nodes: the
+                                                        node index; NUMA and cores: the
+                                                        OS / machine index) */
+  int                              relative_index; /**< index among its parent's children */
+  struct dart_domain_locality_s  * parent;   /**< NULL for the root */
+  int                              num_domains;  /**< children */
+  struct dart_domain_locality_s ** children;     /**< num_domains pointers */
+  int                              is_symmetric; /**< children alike (cores and units) */
+  dart_team_t                      team;     /**< the team the tree belongs to */
+  int                              num_units;    /**< units in the domain */
+  dart_global_unit_t             * unit_ids;     /**< their global ids, ascending */
+  int                              num_nodes;    /**< nodes in the domain */
+  int                              node_id;      /**< its node index, -1 above nodes */
+  int                              num_cores;    /**< cores in the domain */
+  int                              shared_mem_bytes; /**< -1: unknown */
+};
+/** A locality domain (struct dart_domain_locality_s). */
+typedef struct dart_domain_locality_s dart_domain_locality_t;
+
+/** Locality of one unit of a team (dart_unit_locality). Fixed size. */
+typedef struct
+{
+  dart_team_unit_t unit;   /**< the unit, relative to team */
+  dart_team_t      team;   /**< the team */
+  dart_hwinfo_t    hwinfo; /**< its hardware */
+  char domain_tag[DART_LOCALITY_DOMAIN_TAG_MAX_SIZE]; /**< tag of its CORE domain in
+                                                           the team's tree */
+} dart_unit_locality_t;
+
+/** The runtime's configuration (dart_config.h). */
+typedef struct
+{
+  int log_enabled;  /**< DART 3.2's logging switch; DART-MPI writes no log */
+} dart_config_t;
+
+/* ------------------------------------------------------------------------ */
 /* Derived data types (all calls are local)                                 */
 /* ------------------------------------------------------------------------ */
 
