@@ -246,9 +246,29 @@ def plot_io(rows, png):
     fig.savefig(png, dpi=90)
 
 
+def plot_alloc(rows, png):
+    """Time of one collective allocation against units, per size: equal and unequal sizes
+    (and the base build when measured)."""
+    sizes = sorted({int(r["bytes"]) for r in rows})
+    fig, axes = plt.subplots(1, len(sizes), figsize=(6.5 * len(sizes), 5), squeeze=False)
+    for ax, size in zip(axes[0], sizes):
+        for (impl, op) in sorted({(r["impl"], r["op"]) for r in rows if r["op"].startswith("alloc")}):
+            pts = sorted((int(r["units"]), float(r["median_us"])) for r in rows
+                         if (r["impl"], r["op"], int(r["bytes"])) == (impl, op, size))
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], "-" if impl == "dart" else "--",
+                    marker="o", ms=3, label=f"{impl} {op.replace('alloc-', '')} sizes")
+        ax.set(xscale="log", yscale="log", xlabel="units", ylabel="us per allocation (median)",
+               title=f"dart_team_memalloc_aligned, {size >> 10} KiB per unit")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle(title_of(rows))
+    fig.tight_layout()
+    fig.savefig(png, dpi=90)
+
+
 PLOTS = {"latency": plot_latency, "halo": plot_halo, "ghost": plot_ghost, "gups": plot_gups,
          "nbi": plot_nbi, "notify": plot_notify, "overlap": plot_overlap,
-         "overlap-target": plot_overlap, "io": plot_io}
+         "overlap-target": plot_overlap, "io": plot_io, "alloc": plot_alloc}
 
 
 def main(argv):

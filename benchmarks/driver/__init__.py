@@ -8,6 +8,6 @@ summary), twoplacement.py (a program run at node and remote placement), experime
 
 One module per experiment, each with its cmd_<name>, tables and targets and an
 EXPERIMENT record: latency.py, halo.py, ghost.py, gups.py, nbi.py, notify.py,
-overlap.py, windows.py; experiments.py lists them. suite.py runs them all (`all`,
+overlap.py, windows.py, io.py, alloc.py; experiments.py lists them. suite.py runs them all (`all`,
 `--gate`), doc.py writes docs/performance.md (`doc`) and prints `report`.
 """

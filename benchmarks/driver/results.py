@@ -8,7 +8,7 @@ import statistics
 HEADER = ["bench", "impl", "op", "bytes", "units", "placement", "median_us", "min_us",
           "iters"]
 # Further columns of some experiments only (overlap), after `case` and `mpi`.
-EXTRA_COLUMNS = ["availability", "overhead_us"]
+EXTRA_COLUMNS = ["availability", "overhead_us", "heap_bytes"]
 
 
 def aggregate(rounds):
