@@ -7,7 +7,7 @@
 module dart_locality_f
   use, intrinsic :: iso_c_binding
   use dart_c_binding, only: DART_OK, DART_ERR_INVAL, DART_TEAM_KIND, DART_TEAM_ALL, &
-                            DART_TEAM_NULL
+                            DART_TEAM_NULL, c_dart_team_unit_l2g, c_dart_unit_node
   use dart_f_base
   implicit none
   private
@@ -64,18 +64,6 @@ module dart_locality_f
       integer(c_int32_t), value :: unit
       type(c_ptr), intent(out) :: loc
     end function c_dart_unit_locality
-    integer(c_int) function c_dart_team_unit_l2g(team, unit, gunit) &
-        bind(C, name='dart_team_unit_l2g')
-      import :: c_int, c_int16_t, c_int32_t
-      integer(c_int16_t), value :: team
-      integer(c_int32_t), value :: unit
-      integer(c_int32_t), intent(out) :: gunit
-    end function c_dart_team_unit_l2g
-    integer(c_int) function c_dart_unit_node(unit, node) bind(C, name='dart_unit_node')
-      import :: c_int, c_int32_t
-      integer(c_int32_t), value :: unit
-      integer(c_int32_t), intent(out) :: node
-    end function c_dart_unit_node
     integer(c_int) function c_dart_domain_team_locality(team, tag, domain) &
         bind(C, name='dart_domain_team_locality')
       import :: c_int, c_int16_t, c_char, c_ptr
@@ -109,22 +97,6 @@ module dart_locality_f
 
 contains
 
-  !> A Fortran string from a fixed C char array (up to its NUL).
-  function from_chars(c) result(s)
-    character(kind=c_char), intent(in) :: c(:)
-    character(len=:), allocatable :: s
-    integer :: n, i
-    n = 0
-    do while (n < size(c))
-      if (c(n + 1) == c_null_char) exit
-      n = n + 1
-    end do
-    allocate(character(len=n) :: s)
-    do i = 1, n
-      s(i:i) = c(i)
-    end do
-  end function from_chars
-
   !> Where team unit `unit` runs (local): its node (index), host (the node's name; "#i"
   !> for the i-th emulated node of a machine), NUMA domain, core and cpu, the cores of its
   !> node, the NUMA domains of its machine and the tag of its core domain. team defaults
@@ -149,8 +121,8 @@ contains
     if (rc == DART_OK) rc = c_dart_unit_node(gu, nd)
     if (rc == DART_OK) then
       call c_f_pointer(p, loc)
-      if (present(host)) host = from_chars(loc%hwinfo%host)
-      if (present(domain_tag)) domain_tag = from_chars(loc%domain_tag)
+      if (present(host)) host = dartf_c_string(c_loc(loc%hwinfo%host))
+      if (present(domain_tag)) domain_tag = dartf_c_string(c_loc(loc%domain_tag))
       if (present(node)) node = int(nd)
       if (present(numa_id)) numa_id = int(loc%hwinfo%numa_id)
       if (present(core_id)) core_id = int(loc%hwinfo%core_id)
@@ -215,13 +187,15 @@ contains
     type(c_ptr), pointer :: doms(:)
     type(c_domain), pointer :: d
     integer(c_int32_t), pointer :: ids(:)
+    character(len=80) :: what
     t = DART_TEAM_ALL
     if (present(team)) t = team
     call scope_domains(scope, t, k, list, rc)
     if (rc == DART_OK .and. (index < 0 .or. index >= k)) then
       if (c_associated(list)) call c_free(list)
-      call dartf_fail(DART_ERR_INVAL, 'dart_locality_domain', 'index out of range (the scope ' &
-        // 'has ' // itoa(int(k)) // ' domains)', stat, errmsg)
+      write(what, '(a,i0,a,i0,a)') 'index ', index, ' out of range (the scope has ', k, &
+        ' domains)'
+      call dartf_fail(DART_ERR_INVAL, 'dart_locality_domain', trim(what), stat, errmsg)
       return
     end if
     if (rc == DART_OK) then
@@ -235,8 +209,8 @@ contains
           units = int(ids)
         end if
       end if
-      if (present(host)) host = from_chars(d%host)
-      if (present(tag)) tag = from_chars(d%domain_tag)
+      if (present(host)) host = dartf_c_string(c_loc(d%host))
+      if (present(tag)) tag = dartf_c_string(c_loc(d%domain_tag))
       if (present(node)) node = int(d%node_id)
     end if
     if (c_associated(list)) call c_free(list)
@@ -266,13 +240,5 @@ contains
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_team_locality_split', stat, errmsg)
   end subroutine dart_team_locality_split
-
-  function itoa(i) result(s)
-    integer, intent(in) :: i
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') i
-    s = trim(b)
-  end function itoa
 
 end module dart_locality_f

@@ -446,10 +446,6 @@ dart_ret_t free_retired(Team *t, const std::vector<unsigned long long> &all, con
   return rc;
 }
 
-}  // namespace
-
-namespace {
-
 dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dtype, void *addr,
                            dart_gptr_t *gptr, bool aligned, const char *fn) {
   null_out(gptr, DART_GPTR_NULL);
