@@ -1,7 +1,7 @@
 """`benchmarks/run alloc`: collective allocation of equal and per-unit sizes (issue 30):
 the time of one dart_team_memalloc_aligned (and its free) and the heap of a live segment
-per unit, at equal and unequal sizes, 2 to 64 units on one machine (more units than cores
-only with Open MPI, whose waits do not busy-poll), and with --base-lib DIR the same
+per unit, at equal and unequal sizes, 2 to 64 units on one machine with Open MPI (2 with
+MPICH, whose waits busy-poll: more units than cores measure the scheduler), and with --base-lib DIR the same
 program against another libdartmpi (the build before the change) for the targets: the
 equal-size path no slower and no larger than before."""
 
@@ -15,7 +15,8 @@ from .tables import render_table
 from .targets import bounded, relative
 
 SIZES = "4096,1048576"
-UNITS = {"mpich": "2,4", "openmpi": "2,4,8,16,32,64"}
+# MPICH busy-polls: with more units than cores its numbers measure the scheduler.
+UNITS = {"mpich": "2", "openmpi": "2,4,8,16,32,64"}
 
 
 def cmd_alloc(argv):
@@ -31,7 +32,7 @@ def cmd_alloc(argv):
     per_round = []
     for r in range(int(opts["rounds"] or 1)):
         rows = []
-        for units in units_list(opts, "2,4" if quick else UNITS[mpi]):
+        for units in units_list(opts, "2" if quick else UNITS[mpi]):
             for impl, lib in libs:
                 env = {"LD_LIBRARY_PATH": lib} if lib else None
                 got = run_job(mpi, prog, args + ["--impl", impl], False, timeout,

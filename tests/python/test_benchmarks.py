@@ -20,7 +20,8 @@ import pytest
 import launcher
 
 REPO = launcher.HERE.parent.parent
-EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "overlap", "windows"]
+EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "overlap", "windows",
+               "alloc"]
 
 
 @pytest.mark.mpi
@@ -90,6 +91,10 @@ def test_benchmark_suite_quick(tmp_path: Path):
                 assert ("overlap", impl, op, pl) in got, (impl, op, pl)
     assert log.count("bench_overlap: every check passed") == 10, log[-3000:]
     assert "offload threshold crossover" in doc.read_text()
+    with open(out / "alloc-mpich.csv") as fh:
+        alloc = {(r["op"], r["units"]) for r in csv.DictReader(fh)}
+    for op in ("alloc-equal", "alloc-unequal", "free-equal", "free-unequal"):
+        assert (op, "2") in alloc, op
     assert "dart-nb-progress" in halo
     text = doc.read_text()
     assert "## Targets" in text and "perf/halo-mpich.png" in text
