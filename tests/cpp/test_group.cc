@@ -228,7 +228,7 @@ TEST(Group, BadInputs) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_union(g, g, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_intersect(g, DART_GROUP_NULL, &out));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_intersect(g, g, nullptr));
-  EXPECT_EQ(out, reinterpret_cast<dart_group_t>(0x1)) << "output written on failure";
+  EXPECT_EQ(out, DART_GROUP_NULL) << "a failed call leaves its group output null (issue 30)";
 
   dart_group_t parts[2] = {reinterpret_cast<dart_group_t>(0x1), reinterpret_cast<dart_group_t>(0x1)};
   size_t nout = 555;
@@ -237,7 +237,8 @@ TEST(Group, BadInputs) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_split(g, 2, &nout, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_split(g, 0, &nout, parts));
   EXPECT_EQ(nout, 555u);
-  EXPECT_EQ(parts[0], reinterpret_cast<dart_group_t>(0x1));
+  EXPECT_EQ(parts[0], DART_GROUP_NULL);
+  EXPECT_EQ(parts[1], DART_GROUP_NULL);
 
   DART_EXPECT_OK(dart_group_destroy(&g));
 }

@@ -488,7 +488,8 @@ TEST(OneSided, SubTeamSegment) {
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 }
 
-// Bad gptrs and arguments in every transfer call: nothing moves, outputs untouched.
+// Bad gptrs and arguments in every transfer call: nothing moves, buffers untouched, the
+// handle DART_HANDLE_NULL (DART 3.2).
 TEST(OneSided, BadInputs) {
   const int n = nunits(), me = myid();
   dart_gptr_t g = DART_GPTR_NULL, dead = DART_GPTR_NULL;
@@ -526,7 +527,7 @@ TEST(OneSided, BadInputs) {
     DART_EXPECT_FAIL(b.code, dart_get_blocking(buf, b.gp, 2, DART_TYPE_INT, DART_TYPE_INT));
     DART_EXPECT_FAIL(b.code, dart_put_handle(b.gp, buf, 2, DART_TYPE_INT, DART_TYPE_INT, &h));
     DART_EXPECT_FAIL(b.code, dart_get_handle(buf, b.gp, 2, DART_TYPE_INT, DART_TYPE_INT, &h));
-    EXPECT_EQ(h, reinterpret_cast<dart_handle_t>(0x1)) << "handle written on failure";
+    EXPECT_EQ(h, DART_HANDLE_NULL) << "a failed call leaves its handle null (issue 30)";
     EXPECT_EQ(buf[0], sentinel[0]);
     EXPECT_EQ(buf[1], sentinel[1]);
   }
