@@ -82,6 +82,7 @@ module dart
   public :: dart_array_update_halo, dart_array_update_halo_begin, dart_array_update_halo_end
   public :: dart_array_get, dart_array_put, dart_array_gather, dart_array_scatter
   public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
+  public :: dart_array_save, dart_array_load, dart_array_file_info
 
   ! ---- the procedures of this file ------------------------------------------------------
   public :: dart_init, dart_init_thread, dart_exit, dart_initialized, dart_abort
