@@ -6,7 +6,9 @@
 #                     [FAKE_HOSTS] [ENV <NAME=VALUE>...] [ASAN_OPTIONS <opt>...])
 #
 # One test per (units, upn) pair (DART_TEST_OVERSUBSCRIBED=REDUCED, MPICH's default,
-# leaves out the pairs of more units than cores that a smaller count covers; see below):
+# leaves out the pairs of more units than cores that a smaller count covers; see below;
+# a upn of at least the unit count is one node, the shape of upn none, and is left out
+# when none is in UPN):
 #   <name>.n<units>            (UPN none or "")
 #   <name>.n<units>.upn<k>     DART_UNITS_PER_NODE=<k> on every rank
 #   <name>.n4.fakehosts        FAKE_HOSTS, MPICH only: two emulated hosts of 2 ranks each
@@ -256,6 +258,12 @@ function(dart_add_mpi_test)
       endif()
       foreach(upn IN LISTS upn_list)
         if(covered AND (upn STREQUAL "none" OR upn EQUAL 1))
+          continue()
+        endif()
+        # DART_UNITS_PER_NODE >= units makes one node of them all: on one machine the
+        # shape of the job without emulation, which runs anyway (.n1.upn1, .n1.upn2 and
+        # .n2.upn2 would test it twice).
+        if(NOT upn STREQUAL "none" AND NOT upn LESS units AND "none" IN_LIST upn_list)
           continue()
         endif()
         list(APPEND jobs ${units}:${upn}:0)
