@@ -165,18 +165,10 @@ contains
     character(len=:), allocatable :: why
     integer(c_int) :: rc
     integer :: nd, k
-    rc = c_dart_array_spec_init(spec)
-    if (rc /= DART_OK) then
-      call finish(rc, fn, stat, errmsg)
-      return
-    end if
+    if (start_spec(fn, team, stencil, exchange, components, spec, stat, errmsg) /= DART_OK) return
     nd = size(shape)
     spec%dtype = dtype
     spec%ndim = int(nd, c_int32_t)   ! out of range: the core says so, on every unit
-    if (present(team)) spec%team = team
-    if (present(components)) spec%components = int(components, c_int32_t)
-    if (present(stencil)) spec%stencil = int(stencil, c_int32_t)
-    if (present(exchange)) spec%exchange = int(exchange, c_int32_t)
     why = ''
     if (nd >= 1 .and. nd <= DART_ARRAY_MAX_DIMS) then
       call fill_spec(nd, nd, 'size(shape)', halo, halo_lo, halo_hi, periodic, procs, blocks, &
@@ -193,13 +185,47 @@ contains
       spec%blocks = c_null_ptr
     end if
     rc = c_dart_array_create(spec, a)
+    call finish_new(rc, a, why, fn, u, stat, errmsg)
+  end subroutine dart_array_create
+
+  !> The start of dart_array_create and dart_array_load: spec initialized, with the
+  !> options that are not lists. A failure is finished under fn.
+  integer(c_int) function start_spec(fn, team, stencil, exchange, components, spec, stat, &
+                                     errmsg) result(rc)
+    character(len=*), intent(in) :: fn
+    integer(DART_TEAM_KIND), intent(in), optional :: team
+    integer, intent(in), optional :: stencil, exchange, components
+    type(c_dart_array_spec), intent(inout) :: spec
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    rc = c_dart_array_spec_init(spec)
+    if (rc /= DART_OK) then
+      call finish(rc, fn, stat, errmsg)
+      return
+    end if
+    if (present(team)) spec%team = team
+    if (present(components)) spec%components = int(components, c_int32_t)
+    if (present(stencil)) spec%stencil = int(stencil, c_int32_t)
+    if (present(exchange)) spec%exchange = int(exchange, c_int32_t)
+  end function start_spec
+
+  !> The end of dart_array_create and dart_array_load, after the core's call: the argument
+  !> this layer found bad (why, the unit's own report), else the core's outcome; u = a on
+  !> success.
+  subroutine finish_new(rc, a, why, fn, u, stat, errmsg)
+    integer(c_int), intent(in) :: rc
+    type(dart_array), intent(in) :: a
+    character(len=*), intent(in) :: why, fn
+    type(dart_array), intent(inout) :: u
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
     if (len(why) > 0) then
       call dartf_fail(DART_ERR_INVAL, fn, why, stat, errmsg)
       return
     end if
     if (rc == DART_OK) u = a
     if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
-  end subroutine dart_array_create
+  end subroutine finish_new
 
   !> The lists per dimension of dart_array_create and dart_array_load into spec, each
   !> reversed into C order. nd: the number of dimensions the lists must fit
@@ -565,16 +591,8 @@ contains
     character(len=:), allocatable :: why, ref
     integer(c_int) :: rc
     integer :: nd
-    rc = c_dart_array_spec_init(spec)
-    if (rc /= DART_OK) then
-      call finish(rc, fn, stat, errmsg)
-      return
-    end if
-    if (present(team)) spec%team = team
-    if (present(stencil)) spec%stencil = int(stencil, c_int32_t)
-    if (present(exchange)) spec%exchange = int(exchange, c_int32_t)
+    if (start_spec(fn, team, stencil, exchange, components, spec, stat, errmsg) /= DART_OK) return
     if (present(dtype)) spec%dtype = dtype
-    if (present(components)) spec%components = int(components, c_int32_t)
     why = ''
     if (present(components) .and. spec%dtype == DART_TYPE_UNDEFINED) &
       why = 'components= needs dtype= (it qualifies the point type the file must hold)'
@@ -601,12 +619,7 @@ contains
       spec%blocks = c_null_ptr
     end if
     rc = c_dart_array_load(trim(path) // c_null_char, spec, a)
-    if (len(why) > 0) then
-      call dartf_fail(DART_ERR_INVAL, fn, why, stat, errmsg)
-      return
-    end if
-    if (rc == DART_OK) u = a
-    if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
+    call finish_new(rc, a, why, fn, u, stat, errmsg)
 
   contains
 

@@ -114,7 +114,7 @@ contains
     integer, intent(in) :: shape(:)
     type(dart_array), intent(inout) :: field(0:1)
     character(len=512) :: msg
-    character(len=:), allocatable :: points
+    character(len=64) :: points
     integer :: k, st, exchange, nd, got(4)
     exchange = DART_ARRAY_EXCHANGE_GET
     if (args%notify) exchange = DART_ARRAY_EXCHANGE_NOTIFY
@@ -132,11 +132,8 @@ contains
     got = 0
     call dart_array_query(field(0), ndim=nd, shape=got)
     if (nd /= size(shape) .or. any(got(1:size(shape)) /= shape)) then
-      points = itoa(shape(size(shape)))
-      do k = size(shape) - 1, 1, -1
-        points = points // ' x ' // itoa(shape(k))
-      end do
-      call fail(prog, '--restart ' // args%restart // ' is not a ' // points // ' field')
+      write(points, '(i0, *(:, " x ", i0))') shape(size(shape):1:-1)   ! "nx x ny", C order
+      call fail(prog, '--restart ' // args%restart // ' is not a ' // trim(points) // ' field')
     end if
   end subroutine create_fields
 
@@ -161,14 +158,6 @@ contains
     call dart_exit()
     stop 2, quiet=.true.   ! no "STOP 2" line from every unit (Fortran 2018)
   end subroutine fail
-
-  function itoa(n) result(s)
-    integer, intent(in) :: n
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') n
-    s = trim(b)
-  end function itoa
 
   !> The left-to-right sum in memory (= file) order.
   real(real64) function checksum(field)

@@ -79,14 +79,6 @@ module ftest_array_io_support
 
 contains
 
-  function itoa(n) result(s)
-    integer, intent(in) :: n
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') n
-    s = trim(b)
-  end function itoa
-
   !> A fresh folder under /tmp, made by unit 0 and known to every unit. Collective.
   subroutine make_job_folder()
     character(len=64) :: templ
@@ -589,11 +581,25 @@ contains
   end function with_dict
 
   !> Bad file k (1..NBAD) made from `good` (a saved 1D int32 array of 7 points): its name,
-  !> its content and a part of the message that refuses it.
+  !> its content and a part of the message that refuses it. From 6 on, a well-formed
+  !> header around a dict DART refuses.
   subroutine bad_file(k, good, name, content, part)
     integer, intent(in) :: k
     character(len=*), intent(in) :: good
     character(len=:), allocatable, intent(inout) :: name, content, part
+    character(len=*), parameter :: DICT_NAME(7) = [character(len=12) :: 'fortran.npy', &
+      'u2.npy', 'big.npy', 'scalar.npy', 'five.npy', 'empty.npy', 'struct.npy']
+    character(len=*), parameter :: DICT(7) = [character(len=80) :: &
+      "{'descr': '<i4', 'fortran_order': True, 'shape': (7,), }", &
+      "{'descr': '<u2', 'fortran_order': False, 'shape': (7,), }", &
+      "{'descr': '>i4', 'fortran_order': False, 'shape': (7,), }", &
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (), }", &
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 7), }", &
+      "{'descr': '<i4', 'fortran_order': False, 'shape': (0, 7), }", &
+      "{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (7,), }"]
+    character(len=*), parameter :: DICT_PART(7) = [character(len=20) :: &
+      'fortran_order: True', 'cannot hold', 'cannot hold', '0-dimensional', '5-dimensional', &
+      'extent 0', 'not one DART reads']
     select case (k)
     case (1)
       name = 'text.npy'
@@ -613,36 +619,12 @@ contains
       part = 'truncated'
     case (5)
       name = 'version.npy'
-      content = char(147) // 'NUMPY' // achar(9) // achar(0) // good(9:)
+      content = char(147) // 'NUMPY' // char(9) // char(0) // good(9:)
       part = 'format version'
-    case (6)
-      name = 'fortran.npy'
-      content = with_dict("{'descr': '<i4', 'fortran_order': True, 'shape': (7,), }")
-      part = 'fortran_order: True'
-    case (7)
-      name = 'u2.npy'
-      content = with_dict("{'descr': '<u2', 'fortran_order': False, 'shape': (7,), }")
-      part = 'cannot hold'
-    case (8)
-      name = 'big.npy'
-      content = with_dict("{'descr': '>i4', 'fortran_order': False, 'shape': (7,), }")
-      part = 'cannot hold'
-    case (9)
-      name = 'scalar.npy'
-      content = with_dict("{'descr': '<i4', 'fortran_order': False, 'shape': (), }")
-      part = '0-dimensional'
-    case (10)
-      name = 'five.npy'
-      content = with_dict("{'descr': '<i4', 'fortran_order': False, 'shape': (1, 1, 1, 1, 7), }")
-      part = '5-dimensional'
-    case (11)
-      name = 'empty.npy'
-      content = with_dict("{'descr': '<i4', 'fortran_order': False, 'shape': (0, 7), }")
-      part = 'extent 0'
     case default
-      name = 'struct.npy'
-      content = with_dict("{'descr': [('a', '<i4')], 'fortran_order': False, 'shape': (7,), }")
-      part = 'not one DART reads'
+      name = trim(DICT_NAME(k - 5))
+      content = with_dict(trim(DICT(k - 5)))
+      part = trim(DICT_PART(k - 5))
     end select
   end subroutine bad_file
 

@@ -13,6 +13,7 @@ module ftest
   public :: ftest_start, ftest_finish, ftest_section, check, check_stat, check_ok
   public :: ftest_reduce_failures, me, nunits, upn, mynode, nnodes, same_node
   public :: ftest_solo_team, ftest_locality, ftest_comm, ftest_progress, ftest_oversubscribed
+  public :: itoa
 
   integer, save :: nfail = 0, nchecks = 0
   integer, save :: me = -1, nunits = 0
@@ -88,6 +89,15 @@ contains
       flush(error_unit)
     end if
   end subroutine check
+
+  !> n as text, for the messages of checks.
+  function itoa(n) result(s)
+    integer, intent(in) :: n
+    character(len=:), allocatable :: s
+    character(len=16) :: b
+    write(b, '(i0)') n
+    s = trim(b)
+  end function itoa
 
   !> A call with stat= that must have succeeded.
   subroutine check_ok(stat, what)
