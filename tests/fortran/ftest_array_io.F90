@@ -649,9 +649,8 @@ contains
     end do
     call dart_array_save(g, good)
     keep = g
-    goodbytes = ''
+    goodbytes = read_file(good)   ! on every unit: bad_file makes its names and parts from it
     if (me == 0) then
-      goodbytes = read_file(good)
       do k = 1, NBAD
         call bad_file(k, goodbytes, name, content, part)
         call write_file(dir // '/' // name, content)
