@@ -351,6 +351,13 @@ TEST(ArrayIO, Refusals) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_load(good.c_str(), &l, &x));
   l.procs[0] = 0;
   EXPECT_EQ(x, DART_ARRAY_NULL);
+  if (nunits() > 1) {  // another file on one unit: every unit fails, naming both paths
+    const std::string mine = me == 1 ? dir + "/text.npy" : good;
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_load(mine.c_str(), &l, &x));
+    EXPECT_NE(std::string(dart_error_detail()).find("different arguments"), std::string::npos)
+        << dart_error_detail();
+    EXPECT_EQ(x, DART_ARRAY_NULL);
+  }
 
   // Saves that cannot happen: no folder; a directory as the target; another path on one
   // unit. Nothing is left behind, the directory keeps its content.
