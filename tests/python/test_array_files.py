@@ -213,11 +213,13 @@ def run(case: str, n, upn, prog, *args, timeout=120.0, env=None):
     return job
 
 
-ROUNDTRIP = [(2, None), (4, 2)]
+# (Progress processes take no part in the file's I/O; the refusals scenario saves and
+# loads with them. Oversubscribed, their round trips cost 10 s of the CI run.)
+ROUNDTRIP = [p for p in placements([(2, None), (4, 2)]) if p.values[2] == 0]
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("n,upn,prog", placements(ROUNDTRIP))
+@pytest.mark.parametrize("n,upn,prog", ROUNDTRIP)
 def test_round_trips(n, upn, prog, tmp_path):
     """ndim 1-4, every file dtype, odd extents and uneven blocks, given blocks; the file
     is np.save's of the gathered array and np.load reads it; loads on other grids, ghosts

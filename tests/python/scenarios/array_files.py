@@ -349,8 +349,11 @@ def refusals() -> None:
                        match=f"failed on unit {last} of team 0: path is NULL or empty")
         raises(ValueError, a.save, "", match="empty")
         in_step(200)
-        a.save(ck)  # a save that works replaces the old file
+        a.save(ck)  # a save that works replaces the old file, and loads
         got = a.gather()
+    with dart.Array.load(ck, halo=1, boundary="periodic", stencil="box") as b:
+        check_loaded(b, np.full((3 * n, 4), 1.5), "the saved checkpoint")
+        check_update(b, np.full((3 * n, 4), 1.5), "the saved checkpoint")
     with dart.Array(n, np.bool_) as flags:
         raises(TypeError, flags.save, folder / "bool.npy", match="cannot hold bool")
     dart.barrier()
