@@ -406,7 +406,7 @@ dart_ret_t check_alone(dart_array_spec_t s) {
 // Collective over `team`: a new Array from the .npy file at `path` (dart_array_load), with
 // the decomposition of the arguments. The shape and, unless given, the dtype are the
 // file's. A bad argument of this unit: ValueError/TypeError here and DartError elsewhere
-// (a bad path is passed on as an empty one with ndim -1, which fails on every unit); a
+// (a bad path is passed on as NULL, which the units' agreement on the path refuses); a
 // refused file, or a file the arguments cannot decompose: DartError with the same
 // message on every unit.
 std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h,
@@ -416,18 +416,15 @@ std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h
   SpecArgs p;
   std::string file;
   p.error.run([&] { file = path_arg(path, "dartpy.Array.load"); });
-  if (p.error) {
-    dart_array_spec_init(&p.spec);
-    p.spec.ndim = -1;  // unit 0 refuses the empty path, or this unit the file's ndim
-  } else {
-    parse_spec(p, py::handle(), dtype, halo, boundary, stencil, procs, blocks, exchange);
-  }
+  const bool named = !p.error;
+  if (named) parse_spec(p, py::handle(), dtype, halo, boundary, stencil, procs, blocks, exchange);
+  else dart_array_spec_init(&p.spec);
   p.spec.team = team;
   dart_array_t handle = DART_ARRAY_NULL;
   dart_ret_t rc;
   {
     Nogil ng;
-    rc = dart_array_load(file.c_str(), &p.spec, &handle);
+    rc = dart_array_load(named ? file.c_str() : nullptr, &p.spec, &handle);
   }
   if (rc != DART_OK) {
     // (the argument parsers of Array() name dartpy.Array: name the load)

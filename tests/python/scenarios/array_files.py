@@ -306,13 +306,18 @@ def refusals() -> None:
         raises(dart.DartError, dart.Array.load, good,
                dtype=np.float32 if me == last else None, code=dart.ERR_INVAL)
         in_step(101)
-        # a bad path on the last unit, then on unit 0
+        # a bad path on the last unit, then on unit 0: NULL for the core
         for bad in (last, 0):
             if me == bad:
                 raises(TypeError, dart.Array.load, 3.5, match="'path'")
             else:
-                raises(dart.DartError, dart.Array.load, good)
+                raises(dart.DartError, dart.Array.load, good, code=dart.ERR_INVAL,
+                       match=f"another unit failed: unit {bad} of team 0: path is NULL")
             in_step(102)
+        # another file on the last unit
+        raises(dart.DartError, dart.Array.load, folder / "small.npy" if me == last else good,
+               code=dart.ERR_INVAL, match="passed different arguments")
+        in_step(103)
     # the units' arguments are their own in a load: the same refusal everywhere
     raises(ValueError, dart.Array.load, good, halo=-1, match="must be >= 0")
     raises(ValueError, dart.Array.load, "", match="empty")
