@@ -90,8 +90,11 @@ def case(name, n, upn, prog=0):
                         id=f"{name}-n{n}-upn{upn or 'none'}" + (f"-prog{prog}" if prog else ""))
 
 
-CASES = [case(name, n, upn) for name in GRIDS for n in (1, 2, 3, 4)
-         for upn in ((None,) if n == 1 else (None, 1, 2))]
+# Every unit count and emulation, less the placements of the same shape as another
+# (launcher.same_shape_pruned: n2-upn2 is one node as n2; under MPICH n4 and n4-upn1 are
+# covered by n3 and n3-upn1): each case runs three languages in three modes.
+CASES = [case(name, n, upn) for name in GRIDS for n, upn in launcher.same_shape_pruned(
+    [(n, upn) for n in (1, 2, 3, 4) for upn in ((None,) if n == 1 else (None, 1, 2))])]
 CASES += [case(name, n, upn, 1) for name in GRIDS
           for places in launcher.PROGRESS_PLACEMENTS.values() for n, upn in places]
 
