@@ -34,7 +34,7 @@ limit=(--timeout "${DEMO_TIMEOUT:-600}")
 shown=$("${launch[@]}" --dry-run -- python)  # the mpiexec command line, for the log
 args=(--nx "$NX" --ny "$NY" --iters "$ITERS" --mode nonblocking)
 echo
-echo "[demo] heat2d, ${NX} x ${NY} grid, $ITERS Jacobi iterations, 4 units ($mpi), halos by DART gets"
+echo "[demo] heat2d, ${NX} x ${NY} grid, $ITERS Jacobi iterations, 4 units ($mpi), on distributed arrays (one update_halo per iteration)"
 echo "[demo] Python:  $shown examples/python/heat2d.py ${args[*]}"
 rm -f "$out/heat2d_python.npy" "$out/heat2d_fortran.npy"
 "${launch[@]}" "${limit[@]}" -- "$py" "$REPO/examples/python/heat2d.py" "${args[@]}" \
