@@ -1,7 +1,8 @@
 ! dart_arrays: distributed N-d arrays with ghost layers (dart_array.h) in module `dart`: the
-! wrappers without buffers (create, destroy, copy, the halo updates, the queries) and the
-! shared bodies of the typed wrappers of dart_array_template.inc (private to the library;
-! module `dart` re-exports the public names).
+! wrappers without buffers (create, destroy, copy, the halo updates, the queries, the .npy
+! files: save, load, file_info) and the shared bodies of the typed wrappers of
+! dart_array_template.inc (private to the library; module `dart` re-exports the public
+! names).
 !
 ! Everything per dimension is in Fortran order, the reverse of C's: the array of C shape
 ! (nx, ny) has the Fortran shape [ny, nx], the same memory is u[i, j] in C and Python and
@@ -26,6 +27,7 @@ module dart_arrays
   public :: dart_array_create, dart_array_destroy, dart_array_copy
   public :: dart_array_update_halo, dart_array_update_halo_begin, dart_array_update_halo_end
   public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
+  public :: dart_array_save, dart_array_load, dart_array_file_info
   ! for dart_array_template.inc
   public :: dartf_array_view, dartf_array_region, dartf_array_whole, dartf_array_bounds
 
@@ -52,10 +54,27 @@ contains
       return
     end if
     detail = dartf_c_string(c_dart_error_detail())
-    if (index(detail, 'dimension') > 0 .or. index(detail, '[') > 0) &
-      detail = detail // C_ORDER_NOTE
+    if (names_dimension(detail)) detail = detail // C_ORDER_NOTE
     call dartf_finish(rc, fname, stat, errmsg, msg=detail)
   end subroutine finish
+
+  !> Whether a message of the core names a dimension by its C index: "dimension <d>" or
+  !> a list or entry in C order, "[<d>" ("procs[0]", "halo_lo [1, 0]"); not "a
+  !> 5-dimensional array", nor a path with brackets of its own.
+  pure logical function names_dimension(text)
+    character(len=*), intent(in) :: text
+    integer :: k
+    names_dimension = .false.
+    do k = 1, len(text) - 1
+      if (text(k:k) == '[' .and. verify(text(k + 1:k + 1), '0123456789') == 0) then
+        names_dimension = .true.
+      else if (k + 10 <= len(text)) then
+        if (text(k:k + 9) == 'dimension ' .and. &
+            verify(text(k + 10:k + 10), '0123456789') == 0) names_dimension = .true.
+      end if
+      if (names_dimension) return
+    end do
+  end function names_dimension
 
   !> "<n>" for messages.
   function itoa(n) result(s)
@@ -145,76 +164,19 @@ contains
     integer(c_int64_t), allocatable, target :: cblocks(:)
     character(len=:), allocatable :: why
     integer(c_int) :: rc
-    integer :: nd, k, c, at, off
-    rc = c_dart_array_spec_init(spec)
-    if (rc /= DART_OK) then
-      call finish(rc, fn, stat, errmsg)
-      return
-    end if
+    integer :: nd, k
+    if (start_spec(fn, team, stencil, exchange, components, spec, stat, errmsg) /= DART_OK) return
     nd = size(shape)
     spec%dtype = dtype
     spec%ndim = int(nd, c_int32_t)   ! out of range: the core says so, on every unit
-    if (present(team)) spec%team = team
-    if (present(components)) spec%components = int(components, c_int32_t)
-    if (present(stencil)) spec%stencil = int(stencil, c_int32_t)
-    if (present(exchange)) spec%exchange = int(exchange, c_int32_t)
     why = ''
     if (nd >= 1 .and. nd <= DART_ARRAY_MAX_DIMS) then
-      call per_dim('halo', present(halo), opt_size(halo))
-      call per_dim('halo_lo', present(halo_lo), opt_size(halo_lo))
-      call per_dim('halo_hi', present(halo_hi), opt_size(halo_hi))
-      if (present(periodic)) then
-        if (size(periodic) /= 1 .and. size(periodic) /= nd .and. len(why) == 0) &
-          why = 'size(periodic) = ' // itoa(size(periodic, kind=int64)) // ' must be 1 or ' // &
-                'size(shape) = ' // itoa(int(nd, int64))
-      end if
-      if (present(procs)) then
-        if (size(procs) /= nd .and. len(why) == 0) &
-          why = 'size(procs) = ' // itoa(size(procs, kind=int64)) // ' differs from ' // &
-                'size(shape) = ' // itoa(int(nd, int64))
-      end if
-      if (present(halo) .and. (present(halo_lo) .or. present(halo_hi)) .and. len(why) == 0) &
-        why = 'give halo or halo_lo/halo_hi, not both'
-    end if
-    if (len(why) == 0 .and. nd >= 1 .and. nd <= DART_ARRAY_MAX_DIMS) then
+      call fill_spec(nd, nd, 'size(shape)', halo, halo_lo, halo_hi, periodic, procs, blocks, &
+                     spec, cblocks, why)
       do k = 1, nd
-        c = nd + 1 - k                  ! C dimension c - 1
-        spec%shape(c) = int(shape(k), c_int64_t)
-        if (present(procs)) spec%procs(c) = int(procs(k), c_int32_t)
-        if (present(halo)) then
-          spec%halo_lo(c) = int(pick(halo, k), c_int32_t)
-          spec%halo_hi(c) = spec%halo_lo(c)
-        end if
-        if (present(halo_lo)) spec%halo_lo(c) = int(pick(halo_lo, k), c_int32_t)
-        if (present(halo_hi)) spec%halo_hi(c) = int(pick(halo_hi, k), c_int32_t)
-        if (present(periodic)) then
-          spec%boundary(c) = DART_ARRAY_BOUNDARY_NONE
-          if (periodic(min(k, size(periodic)))) spec%boundary(c) = DART_ARRAY_BOUNDARY_PERIODIC
-        end if
+        spec%shape(nd + 1 - k) = int(shape(k), c_int64_t)
       end do
-      if (present(blocks)) then
-        if (present(procs)) then
-          if (all(procs > 0)) then
-            ! Fortran lists dimension 1's blocks first, C dimension 0's (Fortran's last).
-            if (size(blocks) /= sum(procs)) then
-              why = 'size(blocks) = ' // itoa(size(blocks, kind=int64)) // ' differs from ' // &
-                    'sum(procs) = ' // itoa(int(sum(procs), int64))
-            else
-              allocate(cblocks(size(blocks)))
-              at = 0
-              do c = 1, nd
-                k = nd + 1 - c
-                off = sum(procs(1:k - 1))
-                cblocks(at + 1:at + procs(k)) = int(blocks(off + 1:off + procs(k)), c_int64_t)
-                at = at + procs(k)
-              end do
-            end if
-          end if
-        end if
-        ! Without every procs given the core refuses the blocks before reading them.
-        if (.not. allocated(cblocks)) cblocks = int(blocks, c_int64_t)
-        spec%blocks = c_loc(cblocks)
-      end if
+      if (allocated(cblocks)) spec%blocks = c_loc(cblocks)
     end if
     ! An argument only this layer can judge: the unit still joins the team's agreement,
     ! with an empty spec (ndim 0), so that every unit fails and none waits.
@@ -223,12 +185,113 @@ contains
       spec%blocks = c_null_ptr
     end if
     rc = c_dart_array_create(spec, a)
+    call finish_new(rc, a, why, fn, u, stat, errmsg)
+  end subroutine dart_array_create
+
+  !> The start of dart_array_create and dart_array_load: spec initialized, with the
+  !> options that are not lists. A failure is finished under fn.
+  integer(c_int) function start_spec(fn, team, stencil, exchange, components, spec, stat, &
+                                     errmsg) result(rc)
+    character(len=*), intent(in) :: fn
+    integer(DART_TEAM_KIND), intent(in), optional :: team
+    integer, intent(in), optional :: stencil, exchange, components
+    type(c_dart_array_spec), intent(inout) :: spec
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    rc = c_dart_array_spec_init(spec)
+    if (rc /= DART_OK) then
+      call finish(rc, fn, stat, errmsg)
+      return
+    end if
+    if (present(team)) spec%team = team
+    if (present(components)) spec%components = int(components, c_int32_t)
+    if (present(stencil)) spec%stencil = int(stencil, c_int32_t)
+    if (present(exchange)) spec%exchange = int(exchange, c_int32_t)
+  end function start_spec
+
+  !> The end of dart_array_create and dart_array_load, after the core's call: the argument
+  !> this layer found bad (why, the unit's own report), else the core's outcome; u = a on
+  !> success.
+  subroutine finish_new(rc, a, why, fn, u, stat, errmsg)
+    integer(c_int), intent(in) :: rc
+    type(dart_array), intent(in) :: a
+    character(len=*), intent(in) :: why, fn
+    type(dart_array), intent(inout) :: u
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
     if (len(why) > 0) then
       call dartf_fail(DART_ERR_INVAL, fn, why, stat, errmsg)
       return
     end if
     if (rc == DART_OK) u = a
     if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
+  end subroutine finish_new
+
+  !> The lists per dimension of dart_array_create and dart_array_load into spec, each
+  !> reversed into C order. nd: the number of dimensions the lists must fit
+  !> (each of halo, halo_lo, halo_hi, periodic of size 1 or nd, procs of size nd; `ref`
+  !> names where nd comes from, for the messages); nfill: the entries of spec to set
+  !> (nd, or DART_ARRAY_MAX_DIMS when only lists of size 1 are given and the file
+  !> decides the number of dimensions). cblocks: the given blocks in C order (the caller
+  !> points spec%blocks at them). why: the first argument found bad, else unchanged ('').
+  subroutine fill_spec(nd, nfill, ref, halo, halo_lo, halo_hi, periodic, procs, blocks, spec, &
+                       cblocks, why)
+    integer, intent(in) :: nd, nfill
+    character(len=*), intent(in) :: ref
+    integer, intent(in), optional :: halo(:), halo_lo(:), halo_hi(:)
+    logical, intent(in), optional :: periodic(:)
+    integer, intent(in), optional :: procs(:), blocks(:)
+    type(c_dart_array_spec), intent(inout) :: spec
+    integer(c_int64_t), allocatable, intent(inout) :: cblocks(:)
+    character(len=:), allocatable, intent(inout) :: why
+    integer :: k, c, at, off
+    call per_dim('halo', present(halo), opt_size(halo))
+    call per_dim('halo_lo', present(halo_lo), opt_size(halo_lo))
+    call per_dim('halo_hi', present(halo_hi), opt_size(halo_hi))
+    if (present(periodic)) call per_dim('periodic', .true., size(periodic))
+    if (present(procs)) then
+      if (size(procs) /= nd .and. len(why) == 0) &
+        why = 'size(procs) = ' // itoa(size(procs, kind=int64)) // ' differs from ' // ref // &
+              ' = ' // itoa(int(nd, int64))
+    end if
+    if (present(halo) .and. (present(halo_lo) .or. present(halo_hi)) .and. len(why) == 0) &
+      why = 'give halo or halo_lo/halo_hi, not both'
+    if (len(why) > 0) return
+    do k = 1, nfill
+      c = nfill + 1 - k                  ! C dimension c - 1
+      if (present(procs)) spec%procs(c) = int(procs(k), c_int32_t)
+      if (present(halo)) then
+        spec%halo_lo(c) = int(pick(halo, k), c_int32_t)
+        spec%halo_hi(c) = spec%halo_lo(c)
+      end if
+      if (present(halo_lo)) spec%halo_lo(c) = int(pick(halo_lo, k), c_int32_t)
+      if (present(halo_hi)) spec%halo_hi(c) = int(pick(halo_hi, k), c_int32_t)
+      if (present(periodic)) then
+        spec%boundary(c) = DART_ARRAY_BOUNDARY_NONE
+        if (periodic(min(k, size(periodic)))) spec%boundary(c) = DART_ARRAY_BOUNDARY_PERIODIC
+      end if
+    end do
+    if (.not. present(blocks)) return
+    if (present(procs)) then
+      if (all(procs > 0)) then
+        ! Fortran lists dimension 1's blocks first, C dimension 0's (Fortran's last).
+        if (size(blocks) /= sum(procs)) then
+          why = 'size(blocks) = ' // itoa(size(blocks, kind=int64)) // ' differs from ' // &
+                'sum(procs) = ' // itoa(int(sum(procs), int64))
+          return
+        end if
+        allocate(cblocks(size(blocks)))
+        at = 0
+        do c = 1, nd
+          k = nd + 1 - c
+          off = sum(procs(1:k - 1))
+          cblocks(at + 1:at + procs(k)) = int(blocks(off + 1:off + procs(k)), c_int64_t)
+          at = at + procs(k)
+        end do
+      end if
+    end if
+    ! Without every procs given the core refuses the blocks before reading them.
+    if (.not. allocated(cblocks)) cblocks = int(blocks, c_int64_t)
 
   contains
 
@@ -238,7 +301,7 @@ contains
       integer, intent(in) :: n
       if (.not. given .or. len(why) > 0) return
       if (n /= 1 .and. n /= nd) why = 'size(' // name // ') = ' // itoa(int(n, int64)) // &
-        ' must be 1 or size(shape) = ' // itoa(int(nd, int64))
+        ' must be 1 or ' // ref // ' = ' // itoa(int(nd, int64))
     end subroutine per_dim
 
     pure integer function pick(x, k)
@@ -246,7 +309,7 @@ contains
       pick = x(min(k, size(x)))
     end function pick
 
-  end subroutine dart_array_create
+  end subroutine fill_spec
 
   !> Collective: free u and its memory (an update begun and not ended is ended first); u
   !> becomes DART_ARRAY_NULL.
@@ -467,6 +530,162 @@ contains
     if (rc == DART_OK) unit = int(owner)
     if (rc /= DART_OK .or. present(stat)) call finish(rc, fn, stat, errmsg)
   end subroutine dart_array_owner
+
+  ! =====================================================================================
+  ! Files: NumPy .npy, collective, MPI-IO
+  ! =====================================================================================
+
+  !> Collective: write u to `path` (trailing blanks ignored, as by OPEN) as one NumPy .npy
+  !> file, every unit its own interior with one collective MPI-IO write. The file holds
+  !> the C-order array that u is in memory: the Fortran shape [ny, nx] is the .npy shape
+  !> (nx, ny) with fortran_order False, so that the file has the bytes of np.save of the
+  !> same field in Python (and of dart_array_save in C), whatever the grid or ghosts. All
+  !> or nothing: the data goes to a temporary file in path's folder, which replaces path
+  !> only after every unit's write succeeded; on failure an existing file at path is
+  !> untouched, nothing is left behind, and every unit fails with the same message.
+  !> Every unit passes the same path.
+  subroutine dart_array_save(u, path, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_array_save(dartf_array_ptr(u), trim(path) // c_null_char)
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, 'dart_array_save', stat, errmsg)
+  end subroutine dart_array_save
+
+  !> Collective over `team` (default DART_TEAM_ALL): create u from the .npy file `path`
+  !> (trailing blanks ignored) with the decomposition the options ask for, on any number
+  !> of units, and read every interior with one collective MPI-IO read; the ghosts are
+  !> zero (dart_array_update_halo fills them). The shape and the point type are the
+  !> file's: the .npy shape (nx, ny) is the Fortran shape [ny, nx]. The options are those
+  !> of dart_array_create, in Fortran order: a list of size 1 applies to every dimension;
+  !> procs, or a halo, halo_lo, halo_hi or periodic of another size, must have as many
+  !> entries as the file has dimensions (all of them the same number). dtype (with
+  !> components=2 for complex): the point type the file must hold, else it is refused
+  !> (DART_TYPE_LONG and _LONGLONG are both '<i8'); absent: the file's (query it with
+  !> dart_array_query or dart_array_file_info). Refused on every unit with the same
+  !> message, before anything is created: not a .npy file, a truncated file, a dtype DART
+  !> cannot hold or not the one required, fortran_order True, a number of dimensions
+  !> outside 1 .. DART_ARRAY_MAX_DIMS or not that of the options, a shape the grid cannot
+  !> split, and every refusal of dart_array_create. u is written only on success.
+  subroutine dart_array_load(u, path, halo, halo_lo, halo_hi, periodic, stencil, procs, team, &
+                             exchange, blocks, dtype, components, stat, errmsg)
+    type(dart_array), intent(inout) :: u
+    character(len=*), intent(in) :: path
+    integer, intent(in), optional :: halo(:), halo_lo(:), halo_hi(:)
+    logical, intent(in), optional :: periodic(:)
+    integer, intent(in), optional :: stencil
+    integer, intent(in), optional :: procs(:)
+    integer(DART_TEAM_KIND), intent(in), optional :: team
+    integer, intent(in), optional :: exchange
+    integer, intent(in), optional :: blocks(:)
+    integer(DART_DATATYPE_KIND), intent(in), optional :: dtype
+    integer, intent(in), optional :: components
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: fn = 'dart_array_load'
+    type(c_dart_array_spec) :: spec
+    type(dart_array) :: a
+    integer(c_int64_t), allocatable, target :: cblocks(:)
+    character(len=:), allocatable :: why, ref
+    integer(c_int) :: rc
+    integer :: nd
+    if (start_spec(fn, team, stencil, exchange, components, spec, stat, errmsg) /= DART_OK) return
+    if (present(dtype)) spec%dtype = dtype
+    why = ''
+    if (present(components) .and. spec%dtype == DART_TYPE_UNDEFINED) &
+      why = 'components= needs dtype= (it qualifies the point type the file must hold)'
+    ! The number of dimensions the lists speak of: size(procs), else the size of the first
+    ! list that is not of size 1; 0 (the file's) if every list applies to all dimensions.
+    nd = 0
+    ref = ''
+    call dims_of('procs', present(procs), opt_size(procs), .true.)
+    call dims_of('halo', present(halo), opt_size(halo), .false.)
+    call dims_of('halo_lo', present(halo_lo), opt_size(halo_lo), .false.)
+    call dims_of('halo_hi', present(halo_hi), opt_size(halo_hi), .false.)
+    if (present(periodic)) call dims_of('periodic', .true., size(periodic), .false.)
+    spec%ndim = int(nd, c_int32_t)   ! not the file's: the core says so, on every unit
+    if (len(why) == 0 .and. nd <= DART_ARRAY_MAX_DIMS) then
+      call fill_spec(nd, merge(nd, DART_ARRAY_MAX_DIMS, nd > 0), ref, halo, halo_lo, halo_hi, &
+                     periodic, procs, blocks, spec, cblocks, why)
+      if (allocated(cblocks)) spec%blocks = c_loc(cblocks)
+    end if
+    ! An argument only this layer can judge: the unit still joins the load, with a number
+    ! of dimensions no file has, so that every unit fails (after the header) and none
+    ! waits; the others' message ends in the core's "... array, not -1".
+    if (len(why) > 0) then
+      spec%ndim = -1
+      spec%blocks = c_null_ptr
+    end if
+    rc = c_dart_array_load(trim(path) // c_null_char, spec, a)
+    call finish_new(rc, a, why, fn, u, stat, errmsg)
+
+  contains
+
+    subroutine dims_of(name, given, n, any_size)
+      character(len=*), intent(in) :: name
+      logical, intent(in) :: given, any_size
+      integer, intent(in) :: n
+      if (.not. given .or. nd > 0 .or. len(why) > 0) return
+      if (n == 0) then
+        why = 'size(' // name // ') = 0: give one entry for all dimensions, or one per ' // &
+              'dimension of the file'
+      else if (n /= 1 .or. any_size) then
+        nd = n
+        ref = 'size(' // name // ')'
+      end if
+    end subroutine dims_of
+
+  end subroutine dart_array_load
+
+  !> Local: what the .npy file `path` (trailing blanks ignored) holds, from its header:
+  !> the shape in Fortran order (the .npy shape (nx, ny) is [ny, nx]; the first ndim
+  !> entries of `shape` are written, it needs at least ndim), the number of dimensions,
+  !> the DART basic type and the components of a point (2: complex; '<i8' is
+  !> DART_TYPE_LONG). The refusals of dart_array_load (DART_ERR_INVAL with the reason,
+  !> DART_ERR_OTHER when the file cannot be read); nothing is written on failure.
+  subroutine dart_array_file_info(path, shape, ndim, dtype, components, stat, errmsg)
+    character(len=*), intent(in) :: path
+    integer, intent(inout), optional :: shape(:)
+    integer, intent(inout), optional :: ndim, components
+    integer(DART_DATATYPE_KIND), intent(inout), optional :: dtype
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=*), parameter :: fn = 'dart_array_file_info'
+    integer(c_int32_t) :: nd, comps
+    integer(c_int64_t) :: cshape(DART_ARRAY_MAX_DIMS)
+    integer(c_intptr_t) :: t
+    integer(c_int) :: rc
+    nd = 0
+    comps = 0
+    cshape = 0
+    t = DART_TYPE_UNDEFINED
+    rc = c_dart_array_file_info(trim(path) // c_null_char, nd, cshape, t, comps)
+    if (rc /= DART_OK) then
+      call finish(rc, fn, stat, errmsg)
+      return
+    end if
+    if (present(shape)) then
+      if (size(shape) < nd) then
+        call dartf_fail(DART_ERR_INVAL, fn, 'size(shape) = ' // itoa(size(shape, kind=int64)) // &
+                        ' is less than the ' // itoa(int(nd, int64)) // ' dimensions of ''' // &
+                        trim(path) // '''', stat, errmsg)
+        return
+      end if
+      if (any(cshape(1:nd) > huge(0))) then
+        call dartf_fail(DART_ERR_INVAL, fn, 'an extent of ''' // trim(path) // ''' (' // &
+                        itoa(maxval(cshape(1:nd))) // ') does not fit a default integer', &
+                        stat, errmsg)
+        return
+      end if
+      shape(1:nd) = int(cshape(nd:1:-1))
+    end if
+    if (present(ndim)) ndim = int(nd)
+    if (present(dtype)) dtype = t
+    if (present(components)) components = int(comps)
+    if (present(stat)) stat = DART_OK
+  end subroutine dart_array_file_info
 
   ! =====================================================================================
   ! The bodies of the typed wrappers (dart_array_template.inc)

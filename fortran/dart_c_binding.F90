@@ -192,6 +192,7 @@ module dart_c_binding
   public :: c_dart_array_update_halo, c_dart_array_update_halo_begin
   public :: c_dart_array_update_halo_end, c_dart_array_get, c_dart_array_put
   public :: c_dart_array_gather, c_dart_array_scatter
+  public :: c_dart_array_save, c_dart_array_load, c_dart_array_file_info
   public :: c_dartf_team_comm, c_dartf_descriptor
 
   ! Handle components are private in the public module's view; the wrappers reach the
@@ -1062,6 +1063,30 @@ module dart_c_binding
       import :: c_int, c_ptr, c_int32_t
       type(c_ptr), value :: array, buf
       integer(c_int32_t), value :: root
+      integer(c_int) :: rc
+    end function
+    ! Files (.npy): path is a NUL-terminated string (the wrappers append c_null_char).
+    function c_dart_array_save(array, path) bind(C, name="dart_array_save") result(rc)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: array
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_load(path, spec, array) bind(C, name="dart_array_load") result(rc)
+      import :: c_int, c_char, c_dart_array_spec, dart_array
+      character(kind=c_char), intent(in) :: path(*)
+      type(c_dart_array_spec), intent(in) :: spec
+      type(dart_array), intent(inout) :: array
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_file_info(path, ndim, shape, dtype, components) &
+        bind(C, name="dart_array_file_info") result(rc)
+      import :: c_int, c_char, c_int32_t, c_int64_t, c_intptr_t
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int32_t), intent(inout) :: ndim
+      integer(c_int64_t), intent(inout) :: shape(*)
+      integer(c_intptr_t), intent(inout) :: dtype
+      integer(c_int32_t), intent(inout) :: components
       integer(c_int) :: rc
     end function
 

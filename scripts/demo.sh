@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main demo: set everything up (scripts/setup.sh; MPICH only unless DART_MPIS says
-# otherwise), then run heat2d on 4 units in Python and in Fortran, show that the two
-# output files are identical byte for byte, and plot the field.
+# otherwise), then run heat2d on 4 units in Python and in Fortran, each writing its field
+# as one .npy file (every unit its block), show that the two files are identical byte for
+# byte and that np.load reads them, and plot the field.
 #
 #   bash scripts/demo.sh
 #
@@ -33,23 +34,29 @@ limit=(--timeout "${DEMO_TIMEOUT:-600}")
 shown=$("${launch[@]}" --dry-run -- python)  # the mpiexec command line, for the log
 args=(--nx "$NX" --ny "$NY" --iters "$ITERS" --mode nonblocking)
 echo
-echo "[demo] heat2d, ${NX} x ${NY} grid, $ITERS Jacobi iterations, 4 units ($mpi), halos by DART gets"
+echo "[demo] heat2d, ${NX} x ${NY} grid, $ITERS Jacobi iterations, 4 units ($mpi), on distributed arrays (one update_halo per iteration)"
 echo "[demo] Python:  $shown examples/python/heat2d.py ${args[*]}"
+rm -f "$out/heat2d_python.npy" "$out/heat2d_fortran.npy"
 "${launch[@]}" "${limit[@]}" -- "$py" "$REPO/examples/python/heat2d.py" "${args[@]}" \
-  --out "$out/heat2d_python.bin" | sed 's/^/    /'
+  --out "$out/heat2d_python.npy" | sed 's/^/    /'
 echo "[demo] Fortran: ${shown% python} _build/$mpi/examples/heat2d_f ${args[*]}"
-"${launch[@]}" "${limit[@]}" -- "$heat_f" "${args[@]}" --out "$out/heat2d_fortran.bin" \
+"${launch[@]}" "${limit[@]}" -- "$heat_f" "${args[@]}" --out "$out/heat2d_fortran.npy" \
   | sed 's/^/    /'
 
-if cmp -s "$out/heat2d_python.bin" "$out/heat2d_fortran.bin"; then
-  sum=$(sha256sum "$out/heat2d_python.bin" | cut -c1-16)
+if cmp -s "$out/heat2d_python.npy" "$out/heat2d_fortran.npy"; then
+  # np.load reads both (the shape and dtype of the header; the values are the same bytes)
+  loaded=$("$py" -c 'import sys, numpy as np
+a, b = (np.load(f) for f in sys.argv[1:])
+assert a.tobytes() == b.tobytes() and a.shape == b.shape
+print(" x ".join(map(str, a.shape)), a.dtype)' "$out/heat2d_python.npy" "$out/heat2d_fortran.npy")
+  sum=$(sha256sum "$out/heat2d_python.npy" | cut -c1-16)
   echo "[demo] the Python and Fortran fields are identical, byte for byte" \
-       "($((NX * NY)) float64 values, sha256 $sum...)"
+       "(np.load: $loaded, sha256 $sum...)"
 else
   echo "[demo] ERROR: the Python and Fortran fields differ" >&2
-  cmp "$out/heat2d_python.bin" "$out/heat2d_fortran.bin" >&2 || true
+  cmp "$out/heat2d_python.npy" "$out/heat2d_fortran.npy" >&2 || true
   exit 1
 fi
-"$py" "$REPO/examples/python/plot_field.py" "$out/heat2d_python.bin" "$NX" "$NY" \
+"$py" "$REPO/examples/python/plot_field.py" "$out/heat2d_python.npy" \
   --png "$out/heat2d.png" --title "heat2d: $NX x $NY, $ITERS iterations, 4 units"
 echo "[demo] plot of the field: $out/heat2d.png"

@@ -93,7 +93,7 @@ def heat_example_rows(mpi, progs, iters, placement, timeout, quick):
                 fields = {}
                 for impl, argv in progs3:
                     name = impl + ("-nb" if mode == "nonblocking" else "")
-                    out = os.path.join(tmp, f"{name}.bin")
+                    out = os.path.join(tmp, f"{name}.npy")
                     res = launch_job(mpi, argv + ["--nx", "64", "--ny", "32", "--nz", "32",
                                                   "--iters", str(iters), "--mode", mode,
                                                   "--out", out],

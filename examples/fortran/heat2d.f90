@@ -3,7 +3,8 @@
 ! examples/cpp/heat2d.cc and examples/python/heat2d.py: the same command line, the same
 ! arithmetic, the same bytes.
 !
-!   mpiexec -n 4 ./heat2d_f --nx 64 --ny 64 --iters 100 --mode nonblocking --out u.bin
+!   mpiexec -n 4 ./heat2d_f --nx 64 --ny 64 --iters 100 --mode nonblocking --out u.npy
+!   mpiexec -n 2 ./heat2d_f --nx 64 --ny 64 --iters 50 --restart u.npy --out v.npy
 !
 ! The field u[i][j] of the C and Python versions (j contiguous) is, in Fortran's
 ! column-major order, u(j, i): the array has the Fortran shape [ny, nx], every list per
@@ -19,6 +20,9 @@
 ! dart_array_update_halo, then the update; `nonblocking`: dart_array_update_halo_begin,
 ! the points that need no ghost, dart_array_update_halo_end, the block's outer ring;
 ! `notify`: the arrays' notified exchange (the owners push their faces, no barrier).
+! --out writes the last iterate as one .npy file, every unit its block (dart_array_save);
+! --restart starts from such a file (dart_array_load, written on any number of units)
+! instead of the initial state.
 program heat2d
   use, intrinsic :: iso_fortran_env, only: real64, int64, output_unit
   use dart
@@ -42,17 +46,18 @@ program heat2d
   nx = args%nx
   ny = args%ny
 
-  call create_fields('heat2d', args, [ny, nx], field)
+  call create_fields('heat2d', args, [ny, nx], field)   ! --restart: field(0) from the file
   call dart_array_query(field(0), procs=procs, lo=lo, hi=hi)   ! my block, the grid
   do k = 0, 1
     call dart_array_local(field(k), u(k)%p)   ! with ghosts, global indices
-    u(k)%p = 0                                 ! ghosts on the global boundary are never read
-    do i = lo(2), hi(2)
+  end do
+  if (len(args%restart) == 0) then             ! ghosts stay 0: on the global boundary
+    do i = lo(2), hi(2)                        ! they are never read
       do j = lo(1), hi(1)
-        u(k)%p(j, i) = boundary_value(i, j)
+        u(0)%p(j, i) = boundary_value(i, j)
       end do
     end do
-  end do
+  end if
 
   t_halo = 0
   t_compute = 0
@@ -84,14 +89,15 @@ program heat2d
     cur = 1 - cur
   end do
 
-  ! The whole field on unit 0 (the other units pass an empty buffer).
+  ! The whole field on unit 0 for the checksum (the other units pass an empty buffer);
+  ! the file is written by every unit from its block.
   if (me == 0) then
     allocate(glob(0:ny - 1, 0:nx - 1))
   else
     allocate(glob(0, 0))
   end if
   call dart_array_gather(field(cur), glob, 0)
-  if (me == 0) call write_field(args%out, reshape(glob, [nx * ny]))
+  if (len(args%out) > 0) call save_field('heat2d', field(cur), args%out)
   halo = max_over_units(t_halo)
   compute = max_over_units(t_compute)
   if (me == 0) then

@@ -11,18 +11,21 @@ current and the next iterate:
     lap  = ((u[i-1] + u[i+1]) + (u[j-1] + u[j+1])) + (u[k-1] + u[k+1])
     unew = u + 0.125 * (lap - 6 u)
 
-    mpiexec -n 4 python heat3d.py --nx 32 --ny 32 --nz 32 --iters 50 --mode blocking --out u.bin
+    mpiexec -n 4 python heat3d.py --nx 32 --ny 32 --nz 32 --iters 50 --mode blocking --out u.npy
+    mpiexec -n 3 python heat3d.py --nx 32 --ny 32 --nz 32 --iters 50 --restart u.npy --out v.npy
 
 `blocking`: update_halo, then the update; `nonblocking`: update_halo_begin, the points
 that need no ghost, update_halo_end, the block's outer shell; `notify`: the arrays'
-notified exchange (the owners push their faces after the receiver's credit).
+notified exchange (the owners push their faces after the receiver's credit). --out writes
+the last iterate as one .npy file, every unit its block (a.save); --restart starts from
+such a file (dart.Array.load, written on any number of units) instead of the initial state.
 """
 import time
 
 import numpy as np
 
 import dartpy as dart
-from heat_common import fail, parse_args, report
+from heat_common import fail, fields, parse_args, report
 
 # Parts of a block: all of it; the points that need no ghost; the outer shell as six
 # slabs (the first and last plane of each dimension, inside those of the ones before).
@@ -62,20 +65,18 @@ def main():
     nonblocking = args.mode == "nonblocking"
 
     dart.init()
-    try:
-        u = [dart.Array(N, np.float64, halo=1,
-                        exchange="notify" if args.mode == "notify" else "get")
-             for _ in range(2)]
-    except (ValueError, dart.DartError) as e:  # the same on every unit (creation agrees)
+    try:  # the current and the next iterate; with --restart the first from the file
+        u = fields(N, args.mode == "notify", args.restart)
+    except (ValueError, dart.DartError) as e:  # the same on every unit (the arrays agree)
         fail("heat3d", e)
 
     # My block's global indices; the points on the global boundary keep their values.
     i, j, k = np.ogrid[tuple(slice(lo, hi) for lo, hi in zip(u[0].lo, u[0].hi))]
     fixed = ((i == 0) | (i == N[0] - 1) | (j == 0) | (j == N[1] - 1)
              | (k == 0) | (k == N[2] - 1))
-    for a in u:  # ghosts stay 0 (those beyond the global boundary are never read)
-        a.interior[...] = np.where(i == 0, 1.0, np.where(j == 0, 0.5,
-                                                         np.where(k == 0, 0.25, 0.0)))
+    if not args.restart:  # ghosts stay 0 (those beyond the global boundary are never read)
+        u[0].interior[...] = np.where(i == 0, 1.0, np.where(j == 0, 0.5,
+                                                            np.where(k == 0, 0.25, 0.0)))
     # Zero-copy views of the local arrays (ghosts included): the block and its six
     # neighbour points along i, j and k, all lined up with the block.
     c = (slice(1, -1),) * 3
@@ -108,9 +109,13 @@ def main():
         t_compute += (t2 - t1) + (time.perf_counter() - t3)
         cur = 1 - cur
 
-    glob = u[cur].gather()  # on unit 0; None elsewhere
-    if glob is not None and args.out:
-        glob.tofile(args.out)
+    glob = u[cur].gather()  # on unit 0, None elsewhere: for the checksum
+    if args.out:  # the file: every unit writes its block
+        try:
+            u[cur].save(args.out)
+        except dart.DartError as e:  # the same on every unit (the save agrees)
+            del v, cv, nv
+            fail("heat3d", e)
     report("heat3d", u[0].procs, N, args, t_halo.sum(), t_compute, glob,
            halo_per_iter=t_halo)
     del v, cv, nv

@@ -1,6 +1,8 @@
 """What the Python heat examples share (the twin of examples/cpp/heat_common.h and
-examples/fortran/heat_common.f90): the command line, the checksum and the report. The
-process grid and the blocks are the distributed arrays' (dart.Array)."""
+examples/fortran/heat_common.f90): the command line, the two iterates (with --restart the
+first from a .npy file), the checksum and the report. The process grid and the blocks are
+the distributed arrays' (dart.Array); --out is one .npy file that every unit writes its
+block of (a.save: the bytes of np.save of the whole field, as in C++ and Fortran)."""
 import argparse
 import sys
 
@@ -10,12 +12,14 @@ import dartpy as dart
 
 
 def parse_args(description, ndims):
-    """--nx --ny [--nz] --iters --mode blocking|nonblocking|notify --out FILE (before dart.init)."""
+    """--nx --ny [--nz] --iters --mode blocking|nonblocking|notify --out FILE.npy
+    --restart FILE.npy (before dart.init)."""
     ap = argparse.ArgumentParser(description=description)
     for name in ("--nx", "--ny", "--nz")[:ndims] + ("--iters",):
         ap.add_argument(name, type=int, required=True)
     ap.add_argument("--mode", choices=("blocking", "nonblocking", "notify"), default="blocking")
-    ap.add_argument("--out", default="")
+    ap.add_argument("--out", default="", metavar="FILE.npy")
+    ap.add_argument("--restart", default="", metavar="FILE.npy")
     args = ap.parse_args()
     sizes = (args.nx, args.ny) + ((args.nz,) if ndims == 3 else ())
     if min(sizes) < 3 or args.iters < 0:
@@ -23,12 +27,33 @@ def parse_args(description, ndims):
     return args
 
 
+def fields(shape, notify=False, restart=""):
+    """Collective: the two iterates (current and next) of an example, float64 arrays of
+    `shape` with one ghost point on every side, not periodic, the notified exchange or
+    gets. With `restart` the first is the field of that .npy file (dart.Array.load with the
+    same options, written on any number of units; its ghosts are zero). A file of another
+    shape raises ValueError "--restart FILE is not a NX x NY field", one that cannot be
+    loaded DartError: the same on every unit, nothing left allocated."""
+    opt = dict(halo=1, exchange="notify" if notify else "get")
+    first = (dart.Array.load(restart, dtype=np.float64, **opt) if restart
+             else dart.Array(shape, np.float64, **opt))
+    try:
+        if first.shape != tuple(shape):
+            raise ValueError(f"--restart {restart} is not a {' x '.join(map(str, shape))} field")
+        return [first, dart.Array(shape, np.float64, **opt)]
+    except (ValueError, dart.DartError):
+        first.free()
+        raise
+
+
 def fail(name, error):
     """Ends DART and the program after an error that every unit raised alike (a grid too
-    small for the units: the arrays' creation agrees): unit 0 prints it, all exit with 1."""
-    me = dart.myid()
+    small for the units, a file that cannot be loaded or saved: the arrays agree): unit 0
+    prints "<name>: <error>", every unit exits with status 2 (as in C++ and Fortran)."""
+    if dart.myid() == 0:
+        print(f"{name}: {error}", file=sys.stderr, flush=True)
     dart.exit()
-    sys.exit(f"{name}: {error}" if me == 0 else 1)
+    sys.exit(2)
 
 
 def checksum(glob):

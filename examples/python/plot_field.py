@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Plot a field written by the heat examples (raw little-endian float64, C order).
+"""Plot a field written by the heat examples (a .npy file, any language, any number of units).
 
-    python plot_field.py FILE NX NY [NZ] --png OUT.png [--title TEXT]
+    python plot_field.py FILE.npy --png OUT.png [--title TEXT]
 
-A 3D field is shown as its middle k-plane.
+The shape is the file's (np.load); a 3D field is shown as its middle k-plane.
 """
 import argparse
 
@@ -16,15 +16,13 @@ import numpy as np  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("file")
-    ap.add_argument("shape", type=int, nargs="+", help="NX NY [NZ]")
+    ap.add_argument("file", help="a .npy file of a 2D or 3D field (--out of heat2d, heat3d)")
     ap.add_argument("--png", required=True)
     ap.add_argument("--title", default="")
     args = ap.parse_args()
-    field = np.fromfile(args.file, dtype="<f8")
-    if field.size != int(np.prod(args.shape)):
-        ap.error(f"{args.file} holds {field.size} values, not {' x '.join(map(str, args.shape))}")
-    field = field.reshape(args.shape)
+    field = np.load(args.file)
+    if field.ndim not in (2, 3):
+        ap.error(f"{args.file} holds a {field.ndim}-dimensional array, not a 2D or 3D field")
     if field.ndim == 3:
         field = field[:, :, field.shape[2] // 2]
     fig, ax = plt.subplots(figsize=(6, 6 * field.shape[0] / field.shape[1] + 0.6))

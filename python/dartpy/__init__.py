@@ -10,7 +10,8 @@ datatype, and ``dart.view(gptr, shape)`` is a zero-copy ndarray of memory on thi
 ``dart.Array(shape, dtype, halo=..., boundary=..., ...)`` is a distributed N-d array with
 ghost layers: zero-copy views of this unit's block (``a.local`` with ghosts,
 ``a.interior``), a one-call halo update (``a.update_halo()``, or begin/end), reads and
-writes by global index (``a[i, j]``), gather, scatter and copy.
+writes by global index (``a[i, j]``), gather, scatter and copy, and collective ``.npy``
+files (``a.save(path)``, ``dart.Array.load(path, ...)`` on any number of units).
 
 Errors: ``dart.DartError`` (a RuntimeError with ``.code`` and ``.detail``) for failed
 DART calls, ``ValueError``/``TypeError`` naming the argument for bad arguments,

@@ -1,5 +1,6 @@
 # Type stubs of dartpy._core (the pybind11 extension). Units are 0-based; a "team" argument
 # is a Team or an int team id; "op" a OP_* constant or an Op from op_create.
+import os
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -10,6 +11,7 @@ _Array = npt.NDArray[Any]
 _TeamLike = Union["Team", int]
 _OpLike = Union["Op", int]
 _Shape = Union[int, Sequence[int]]
+_PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 # DartError is dartpy._errors.DartError (a Python class the extension raises).
 
@@ -392,6 +394,14 @@ class Array:
     def gather(self, root: int = 0) -> Optional[_Array]: ...
     def scatter(self, x: Any, root: int = 0) -> None: ...
     def copy(self) -> Array: ...
+    def save(self, path: _PathLike) -> None: ...
+    @staticmethod
+    def load(path: _PathLike, *, dtype: Optional[_DTypeLike] = None, team: _TeamLike = ...,
+             halo: Union[int, Sequence[Union[int, Tuple[int, int]]]] = 0,
+             boundary: Union[str, Sequence[str]] = "none", stencil: str = "star",
+             procs: Optional[Sequence[int]] = None,
+             blocks: Optional[Sequence[Sequence[int]]] = None,
+             exchange: str = "auto") -> Array: ...
     def free(self) -> None: ...
     def __enter__(self) -> Array: ...
     def __exit__(self, *exc: Any) -> bool: ...

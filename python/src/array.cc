@@ -4,13 +4,15 @@
 // (cpp/src/array); this file only translates: Python arguments into a dart_array_spec_t,
 // NumPy-style indices into global regions [lo, hi), the array's blocks into zero-copy
 // views under the bookkeeping of memory.cc (BufferError while views live, as for an
-// Allocation), and the core's errors into ValueError (this unit's argument) or DartError
-// (another unit's).
+// Allocation), paths into the core's .npy save and load, and the core's errors into
+// ValueError (this unit's argument) or DartError (another unit's, or a refused file).
 #include "core.h"
 
 #include <dash/dart/if/dart_array.h>
 
+#include <algorithm>
 #include <array>
+#include <utility>
 
 namespace dartpy {
 
@@ -18,6 +20,15 @@ namespace {
 
 constexpr int kMaxDims = DART_ARRAY_MAX_DIMS;
 const char *const kFn = "dartpy.Array";
+
+// A point type no file has (a load's dtype poison: basic_type_size 0, not UNDEFINED).
+const dart_datatype_t kNoType = (dart_datatype_t)-1;
+
+// Whether .npy files of the core hold arrays of this dtype: its DART point type reads
+// back as the same dtype (not so for bool, uint8, uint16, float16).
+bool in_files(int slot) {
+  return slot_of_point(g_slots[slot].xfer, g_slots[slot].mult) == slot;
+}
 
 const char *const kBoundary[] = {"none", "periodic"};
 const char *const kStencil[] = {"star", "box"};
@@ -123,11 +134,18 @@ int keyword(py::handle h, const std::string &what, const char *const *names, int
   throw py::value_error(std::string(kFn) + ": " + what + " is '" + s + "', not " + all);
 }
 
-// The spec of a creation. A bad argument of this unit must not raise before the
-// collective call (the other units would wait in it forever): its error is kept
+// The spec of a creation or a load. A bad argument of this unit must not raise before
+// the collective call (the other units would wait in it forever): its error is kept
 // (Deferred) and the field it belongs to gets a value the core rejects, so that every
-// unit fails in dart_array_create and the others' DartError names this unit and that
-// field. The dimension being parsed is `dim`.
+// unit fails in dart_array_create (dart_array_load) and the others' DartError names this
+// unit and that field. The dimension being parsed is `dim`.
+//
+// A load (no `shape`: a null handle) takes the number of dimensions from the
+// per-dimension arguments given as sequences (ndim 0, the file's, when there are none: the
+// scalar ones then fill every dimension); the core checks it against the file. Its
+// `dtype` may be None (the file's), and the dtypes a file can hold are those whose DART
+// point type reads back as the same dtype (not bool, uint8, uint16, float16, which DART
+// moves as int8 and int16).
 struct SpecArgs {
   dart_array_spec_t spec;
   std::vector<int64_t> blocks;
@@ -149,7 +167,24 @@ void parse_spec(SpecArgs &p, py::handle shape, py::handle dtype, py::handle halo
     p.error.run(parse);
     if (p.error) poison();
   };
+  const bool load = shape.ptr() == nullptr;
   step([&] {
+    if (load) {
+      s.ndim = 0;
+      // (a str boundary or an int halo is scalar; a malformed one fails in its own step)
+      const std::pair<const char *, py::handle> args[] = {
+          {"halo", halo}, {"boundary", boundary}, {"procs", procs}, {"blocks", blocks}};
+      for (const auto &[arg, h] : args) {
+        if (h.is_none() || !is_seq(h) || s.ndim != 0) continue;
+        const size_t n = (size_t)PySequence_Size(h.ptr());
+        if (n < 1 || n > (size_t)kMaxDims)
+          throw py::value_error(std::string(kFn) + ".load: argument '" + arg + "' has " +
+                                std::to_string(n) + " entries; arrays have 1 to "
+                                "ARRAY_MAX_DIMS (" + std::to_string(kMaxDims) + ") dimensions");
+        s.ndim = (int32_t)n;
+      }
+      return;
+    }
     std::vector<py::object> dims;
     if (is_int(shape)) dims.push_back(py::reinterpret_borrow<py::object>(shape));
     else dims = as_list(shape, "argument 'shape'", "an int or a sequence of ints");
@@ -162,14 +197,25 @@ void parse_spec(SpecArgs &p, py::handle shape, py::handle dtype, py::handle halo
       s.shape[p.dim] = as_int(dims[(size_t)p.dim], "argument 'shape[" + std::to_string(p.dim) + "]'",
                               INT64_MIN, INT64_MAX);
   }, [&] {
-    if (s.ndim >= 1 && s.ndim <= kMaxDims) s.shape[p.dim] = 0;
+    if (load) s.ndim = -1;  // never the file's
+    else if (s.ndim >= 1 && s.ndim <= kMaxDims) s.shape[p.dim] = 0;
   });
-  const int nd = std::max(1, std::min((int)s.ndim, kMaxDims));
+  // (a load of the file's ndim: the scalar arguments fill every dimension)
+  const int nd = load && s.ndim == 0 ? kMaxDims : std::max(1, std::min((int)s.ndim, kMaxDims));
   step([&] {
-    p.slot = slot_of_dtype(dtype, kFn, "dtype");
+    if (load && dtype.is_none()) return;  // the file's
+    p.slot = slot_of_dtype(dtype, load ? "dartpy.Array.load" : kFn, "dtype");
+    if (load && !in_files(p.slot))
+      throw py::type_error(std::string(kFn) + ".load: argument 'dtype': no .npy file of a "
+                           "DART array holds " + slot_name(p.slot) + " (DART moves it as " +
+                           slot_name(slot_of_point(g_slots[p.slot].xfer, g_slots[p.slot].mult)) +
+                           ")");
     s.dtype = g_slots[p.slot].xfer;
     s.components = (int32_t)g_slots[p.slot].mult;  // complex: pairs of the real type
-  }, [&] { s.dtype = DART_TYPE_UNDEFINED; });
+  }, [&] {
+    // a load compares a given dtype with the file's: one DART has no name for never matches
+    s.dtype = load ? kNoType : DART_TYPE_UNDEFINED;
+  });
   step([&] {
     const char *forms = "an int, a sequence of ints or of (lo, hi) pairs, one per dimension";
     auto v = per_dim(halo, nd, "halo", is_int(halo), forms);
@@ -287,6 +333,127 @@ std::unique_ptr<Array> create(py::handle shape, py::handle dtype, py::handle tea
     raise_dart(rc, "dart_array_create", detail.c_str());
   }
   return adopt(handle, p.slot, "dart_array_create");
+}
+
+// ---- files -----------------------------------------------------------------------------
+
+// A path argument (str, bytes or os.PathLike) as the bytes of a C path; ValueError for an
+// empty one or one with a NUL byte, TypeError for anything else.
+std::string path_arg(py::handle path, const char *fn) {
+  py::object b;
+  try {
+    b = py::module_::import("os").attr("fsencode")(path);
+  } catch (py::error_already_set &e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    throw py::type_error(std::string(fn) + ": argument 'path' must be a str, bytes or "
+                         "os.PathLike object, not " + tname(path));
+  }
+  std::string p = b.cast<std::string>();
+  if (p.empty()) throw py::value_error(std::string(fn) + ": argument 'path' is empty");
+  if (p.find('\0') != std::string::npos)
+    throw py::value_error(std::string(fn) + ": argument 'path' contains a NUL byte");
+  return p;
+}
+
+// Collective: the whole array as one .npy file (dart_array_save). A bad path, or a dtype
+// no file holds, is this unit's error: it passes an empty path on, which fails the save
+// on every unit (the others' DartError says "path is NULL or empty" for that unit).
+void save(const Array &a, py::handle path) {
+  const char *fn = "dartpy.Array.save";
+  a.need(fn);
+  Deferred local;
+  std::string p;
+  local.run([&] {
+    if (!in_files(a.slot))
+      throw py::type_error(std::string(fn) + ": a .npy file of a DART array cannot hold " +
+                           slot_name(a.slot) + " (DART moves it as " +
+                           slot_name(slot_of_point(g_slots[a.slot].xfer, g_slots[a.slot].mult)) +
+                           "); save a copy of another dtype");
+    p = path_arg(path, fn);
+  });
+  dart_ret_t rc;
+  {
+    Nogil ng;
+    rc = dart_array_save(a.a, local ? "" : p.c_str());
+  }
+  local.rethrow();
+  check(rc, "dart_array_save");
+}
+
+// This unit's arguments alone, without the file: the spec of a load with a shape that
+// none of them can fail on (the sums of given blocks, else every block as wide as its
+// widest ghost layer) and one-byte points. A failure is this unit's bad argument.
+dart_ret_t check_alone(dart_array_spec_t s) {
+  size_t nunits = 1;
+  if (dart_team_size(s.team, &nunits) != DART_OK) return DART_OK;  // (the core's to say)
+  if (s.ndim == 0) s.ndim = 1;  // (every dimension got the same values)
+  if (s.ndim < 0 || s.ndim > kMaxDims) return DART_OK;
+  s.dtype = DART_TYPE_BYTE;
+  s.components = 1;
+  const int64_t *b = s.blocks;
+  for (int d = 0; d < s.ndim; ++d) {
+    if (b != nullptr && s.procs[d] > 0) {
+      s.shape[d] = 0;
+      for (int c = 0; c < s.procs[d]; ++c) s.shape[d] += *b++;
+    } else {
+      const int64_t p = s.procs[d] > 0 ? s.procs[d] : (int64_t)nunits;
+      s.shape[d] = p * std::max<int64_t>(1, std::max(s.halo_lo[d], s.halo_hi[d]));
+    }
+  }
+  return dart_array_spec_check(&s);
+}
+
+// Collective over `team`: a new Array from the .npy file at `path` (dart_array_load), with
+// the decomposition of the arguments. The shape and, unless given, the dtype are the
+// file's. A bad argument of this unit: ValueError/TypeError here and DartError elsewhere
+// (a bad path is passed on as NULL, which the units' agreement on the path refuses); a
+// refused file, or a file the arguments cannot decompose: DartError with the same
+// message on every unit.
+std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h,
+                            py::handle halo, py::handle boundary, py::handle stencil,
+                            py::handle procs, py::handle blocks, py::handle exchange) {
+  const dart_team_t team = team_arg(team_h);
+  SpecArgs p;
+  std::string file;
+  p.error.run([&] { file = path_arg(path, "dartpy.Array.load"); });
+  const bool named = !p.error;
+  if (named) parse_spec(p, py::handle(), dtype, halo, boundary, stencil, procs, blocks, exchange);
+  else dart_array_spec_init(&p.spec);
+  p.spec.team = team;
+  dart_array_t handle = DART_ARRAY_NULL;
+  dart_ret_t rc;
+  {
+    Nogil ng;
+    rc = dart_array_load(named ? file.c_str() : nullptr, &p.spec, &handle);
+  }
+  if (rc != DART_OK) {
+    // (the argument parsers of Array() name dartpy.Array: name the load)
+    const std::string ours = std::string(kFn) + ": ";
+    auto relabel = [&](const char *what) {
+      const std::string m = what;
+      if (m.compare(0, ours.size(), ours) != 0) return m;
+      return std::string(kFn) + ".load: " + m.substr(ours.size());
+    };
+    try {
+      p.error.rethrow();
+    } catch (py::value_error &e) {
+      throw py::value_error(relabel(e.what()));
+    } catch (py::type_error &e) {
+      throw py::type_error(relabel(e.what()));
+    }
+    const std::string detail = dart_error_detail();
+    if (rc == DART_ERR_INVAL && check_alone(p.spec) == DART_ERR_INVAL) {
+      const std::string prefix = "dart_array_spec_check: ", why = dart_error_detail();
+      throw py::value_error(std::string(kFn) + ".load: " +
+                            (why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size())
+                                                                         : why));
+    }
+    raise_dart(rc, "dart_array_load", detail.c_str());
+  }
+  dart_array_info_t in;
+  check(dart_array_get_info(handle, &in), "dart_array_get_info");
+  const int slot = p.slot != S_NONE ? p.slot : slot_of_point(in.dtype, (size_t)in.components);
+  return adopt(handle, slot, "dart_array_load");
 }
 
 // ---- views ---------------------------------------------------------------------------
@@ -648,8 +815,9 @@ DartError (ERR_INVAL, naming that unit) on the others; nobody hangs, nothing lea
 point lo - halo_lo + k), `interior` one without. `a[i, j]`, `a[i0:i1, j0:j1]` read by
 global index and `a[...] = x` writes (one-sided, any owner). update_halo() fills every
 unit's ghosts from its neighbours (collective, neighbours only); update_halo_begin/_end
-or `with a.updating_halo():` split it. Free collectively with free() or a with block
-(BufferError on every unit while views live).)")
+or `with a.updating_halo():` split it. save(path) writes one .npy file collectively,
+Array.load(path, ...) makes an array of one on any number of units. Free collectively
+with free() or a with block (BufferError on every unit while views live).)")
       .def(py::init(&create), py::arg("shape"),
            py::arg("dtype") = py::module_::import("numpy").attr("float64"), py::kw_only(),
            py::arg("team") = Team{DART_TEAM_ALL}, py::arg("halo") = 0,
@@ -705,6 +873,27 @@ or `with a.updating_halo():` split it. Free collectively with free() or a with b
            "Collective: root's global array `x` into every unit's interior (x is read on "
            "the root only).")
       .def("copy", &copy, "Collective: a new array, same distribution, contents copied.")
+      .def("save", &save, py::arg("path"),
+           "Collective: the whole array as one NumPy .npy file at `path` (str, bytes or "
+           "os.PathLike; the bytes of numpy.save of the gathered array), every unit writing "
+           "its own block (MPI-IO). All or nothing: an existing file at `path` is replaced "
+           "only after every unit's write succeeded and the file was synced.")
+      .def_static("load", &load, py::arg("path"), py::kw_only(), py::arg("dtype") = py::none(),
+                  py::arg("team") = Team{DART_TEAM_ALL}, py::arg("halo") = 0,
+                  py::arg("boundary") = "none", py::arg("stencil") = "star",
+                  py::arg("procs") = py::none(), py::arg("blocks") = py::none(),
+                  py::arg("exchange") = "auto",
+                  R"(Collective over `team`: a new Array holding the .npy file at `path`.
+
+Array.load(path, *, dtype=None, team=TEAM_ALL, halo=0, boundary="none", stencil="star",
+           procs=None, blocks=None, exchange="auto")
+
+The shape is the file's; so is the dtype unless given (a given dtype must be the file's).
+The other arguments are those of Array(): any team, grid, blocks and ghosts, whatever
+wrote the file. Every unit reads its own block (MPI-IO); the ghosts are zero (call
+update_halo() to fill them). A file that is no .npy file, is truncated, holds a dtype or
+an ndim a DART array cannot hold, Fortran-ordered data, or a shape the arguments cannot
+decompose raises DartError with the same message on every unit, and nothing is created.)")
       .def("free", &free_array, "Collective free (BufferError on every unit while views live).")
       .def("__enter__", [](py::object self) { return self; })
       .def("__exit__", [](Array &a, py::handle exc_type, py::handle, py::handle) {

@@ -167,6 +167,9 @@ int slot_of_typenum(int type_num);
 // Slot of anything numpy.dtype() accepts; TypeError naming `arg` if unsupported.
 int slot_of_dtype(py::handle dtype_like, const char *fn, const char *arg);
 std::string slot_name(int slot);
+// The first slot moved as `mult` elements of `xfer` (the basic type's own before bool,
+// uint8, ...: the dtype a DART point type stands for), S_NONE if none.
+int slot_of_point(dart_datatype_t xfer, size_t mult);
 // The DART arithmetic type of a slot for op (TypeError if it has none).
 dart_datatype_t arith_type(int slot, dart_operation_t op, const char *fn);
 

@@ -89,6 +89,12 @@ int slot_of_typenum(int num) {
 
 std::string slot_name(int slot) { return slot >= 0 ? g_slots[slot].name : "untyped"; }
 
+int slot_of_point(dart_datatype_t xfer, size_t mult) {
+  for (int s = 0; s < g_nslots; ++s)
+    if (g_slots[s].xfer == xfer && g_slots[s].mult == mult) return s;
+  return S_NONE;
+}
+
 int slot_of_dtype(py::handle dtype_like, const char *fn, const char *arg) {
   py::object d;
   try {

@@ -99,7 +99,7 @@ inline int units_per_node() {
 }
 
 // Whether this machine runs more MPI processes than it has cores (the CI's 3- and
-// 4-unit jobs on 2 cores). Loops that exist to repeat an operation many times run fewer
+// 4-unit jobs on 2 cores, and 2 units with progress processes). Loops that exist to repeat an operation many times run fewer
 // rounds there: every round costs a context switch, and the property they check holds
 // or breaks in the first rounds as well.
 inline bool oversubscribed() {
@@ -116,7 +116,20 @@ inline bool oversubscribed() {
   std::vector<long long> all(size);
   if (MPI_Allgather(&mine, 1, MPI_LONG_LONG, all.data(), 1, MPI_LONG_LONG, units) != MPI_SUCCESS)
     return false;
-  const long procs = std::count(all.begin(), all.end(), mine);
+  long procs = std::count(all.begin(), all.end(), mine);
+  // Progress processes (DART_PROGRESS_PER_NODE=k, k per node of this host) poll all the
+  // time: they load the cores as units do.
+  int32_t k = 0;
+  if (dart_progress_per_node(&k) == DART_OK && k > 0) {
+    std::vector<int> nodes;
+    for (int u = 0; u < size; ++u) {
+      int32_t node = -1;
+      if (all[u] == mine && dart_unit_node(DART_GLOBAL_UNIT_ID(u), &node) == DART_OK &&
+          std::find(nodes.begin(), nodes.end(), node) == nodes.end())
+        nodes.push_back(node);
+    }
+    procs += (long)k * (long)nodes.size();
+  }
   const unsigned cores = std::thread::hardware_concurrency();
   return cores > 0 && procs > (long)cores;
 }

@@ -999,12 +999,4 @@ contains
     call check(u == DART_ARRAY_NULL, what // ': u untouched')
   end subroutine all_fail_create
 
-  function itoa(n) result(s)
-    integer, intent(in) :: n
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') n
-    s = trim(b)
-  end function itoa
-
 end program ftest_array

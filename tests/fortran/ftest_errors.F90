@@ -191,12 +191,4 @@ contains
     call check_stat(stat, DART_ERR_NOTINIT, msg, trim(cur), 'not initialized', trim(cur))
   end subroutine got
 
-  function itoa(k) result(s)
-    integer, intent(in) :: k
-    character(len=:), allocatable :: s
-    character(len=16) :: b
-    write(b, '(i0)') k
-    s = trim(b)
-  end function itoa
-
 end program ftest_errors

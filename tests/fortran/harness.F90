@@ -13,6 +13,7 @@ module ftest
   public :: ftest_start, ftest_finish, ftest_section, check, check_stat, check_ok
   public :: ftest_reduce_failures, me, nunits, upn, mynode, nnodes, same_node
   public :: ftest_solo_team, ftest_locality, ftest_comm, ftest_progress, ftest_oversubscribed
+  public :: itoa
 
   integer, save :: nfail = 0, nchecks = 0
   integer, save :: me = -1, nunits = 0
@@ -89,6 +90,15 @@ contains
     end if
   end subroutine check
 
+  !> n as text, for the messages of checks.
+  function itoa(n) result(s)
+    integer, intent(in) :: n
+    character(len=:), allocatable :: s
+    character(len=16) :: b
+    write(b, '(i0)') n
+    s = trim(b)
+  end function itoa
+
   !> A call with stat= that must have succeeded.
   subroutine check_ok(stat, what)
     integer, intent(in) :: stat
@@ -136,11 +146,13 @@ contains
     if (dart_initialized()) call dart_team_comm(DART_TEAM_ALL, ftest_comm)
   end function ftest_comm
 
-  !> Whether this host runs more units than it has cores (the CI's 3- and 4-unit jobs on
-  !> 2 cores), as tests/cpp's oversubscribed(): by host name (the fakehosts jobs tell MPI
-  !> of two hosts), over the units (progress processes run no test code). Collective over
-  !> ftest_comm(). Tests run fewer repetitions there: every creation of a window costs
-  !> tens of milliseconds of scheduling.
+  !> Whether this host runs more processes than it has cores (the CI's 3- and 4-unit jobs
+  !> on 2 cores, and 2 units with progress processes), as tests/cpp's oversubscribed(): the
+  !> units by host name (the fakehosts jobs tell MPI of two hosts), plus the progress
+  !> processes of the nodes of this host's units (DART_PROGRESS_PER_NODE per node: they run
+  !> no test code but poll all the time). Collective over ftest_comm(). Tests run fewer
+  !> repetitions there: every creation of a window costs tens of milliseconds of
+  !> scheduling.
   logical function ftest_oversubscribed()
     use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_null_char
     interface
@@ -159,7 +171,8 @@ contains
     character(kind=c_char) :: name(NAMELEN)
     character(len=NAMELEN) :: mine
     character(len=NAMELEN), allocatable :: all(:)
-    integer :: size, ierr, i
+    integer :: size, ierr, i, procs, node
+    integer, allocatable :: nodes(:)
     name = c_null_char
     ftest_oversubscribed = .false.
     if (gethostname(name, int(NAMELEN - 1, c_size_t)) /= 0) name = c_null_char
@@ -172,7 +185,17 @@ contains
     allocate(all(size))
     call MPI_Allgather(mine, NAMELEN, MPI_CHARACTER, all, NAMELEN, MPI_CHARACTER, ftest_comm(), &
                        ierr)
-    ftest_oversubscribed = count(all == mine) > get_nprocs()
+    procs = count(all == mine)
+    if (ftest_progress() > 0 .and. dart_initialized()) then
+      allocate(nodes(0))
+      do i = 1, size
+        if (all(i) /= mine) cycle
+        call dart_unit_node(i - 1, node)
+        if (.not. any(nodes == node)) nodes = [nodes, node]
+      end do
+      procs = procs + ftest_progress() * ubound(nodes, 1)   ! (size is a variable here)
+    end if
+    ftest_oversubscribed = procs > get_nprocs()
   end function ftest_oversubscribed
 
   !> Sum of the failures of every unit (collective over ftest_comm()).

@@ -48,15 +48,44 @@ PROGRESS_PLACEMENTS = {"ALL": {2: [(2, None), (2, 1)], 3: [(3, 2)]},
                        "REDUCED": {2: [(2, 1)]}, "OFF": {}}[PROGRESS_MODE]
 
 
+# Oversubscribed jobs (more units than cores), as cmake/DartMpiTest.cmake's option of the
+# same name: REDUCED (MPICH's default: its waits busy-poll, an oversubscribed job costs
+# 10-40 times what it costs under Open MPI) leaves out a job of more units than cores with
+# upn None or 1 when a smaller oversubscribed unit count has the same shape; ALL keeps it.
+OVERSUBSCRIBED_MODE = os.environ.get("DART_TEST_OVERSUBSCRIBED",
+                                     "REDUCED" if FLAVOR == "mpich" else "ALL").upper()
+if OVERSUBSCRIBED_MODE not in ("ALL", "REDUCED"):
+    raise ValueError(f"DART_TEST_OVERSUBSCRIBED={OVERSUBSCRIBED_MODE}: use ALL or REDUCED")
+
+
+def same_shape_pruned(params: Sequence[Tuple[int, Optional[int]]]) -> list:
+    """params without the (n, upn) pairs whose job has the shape of another one on this
+    machine: upn >= n is one node, as upn None (when that is in params); under REDUCED
+    (above) an oversubscribed n with upn None or 1 when a smaller oversubscribed count
+    is in params too."""
+    cores = os.cpu_count() or 1
+    counts = {n for n, _ in params}
+    out = []
+    for n, upn in params:
+        if upn is not None and upn >= n and (n, None) in params:
+            continue
+        if (OVERSUBSCRIBED_MODE == "REDUCED" and n > cores and upn in (None, 1)
+                and any(cores < m < n for m in counts)):
+            continue
+        out.append((n, upn))
+    return out
+
+
 def placements(params: Sequence[Tuple[int, Optional[int]]]) -> list:
     """pytest parameters (n, upn, progress) for "n,upn,progress": ``params`` (n, upn)
-    without progress processes, then the progress placements of the unit counts among
-    them (marked ``progress``, ids ending in -prog1)."""
+    without progress processes (less those of the same shape as another, see
+    same_shape_pruned), then the progress placements of the unit counts among them
+    (marked ``progress``, ids ending in -prog1)."""
     import pytest
 
     def ident(n, upn):
         return f"n{n}" + ("" if upn is None else f"-upn{upn}")
-    out = [pytest.param(n, upn, 0, id=ident(n, upn)) for n, upn in params]
+    out = [pytest.param(n, upn, 0, id=ident(n, upn)) for n, upn in same_shape_pruned(params)]
     for units in sorted({n for n, _ in params}):
         out += [pytest.param(n, upn, 1, id=ident(n, upn) + "-prog1", marks=pytest.mark.progress)
                 for n, upn in PROGRESS_PLACEMENTS.get(units, [])]

@@ -6,12 +6,15 @@ every mode (blocking: the distributed arrays' halo update; nonblocking: its begi
 around the points that need no ghost; notify: the arrays' notified exchange), without and
 with DART_UNITS_PER_NODE=1|2 (both the load/store and the MPI RMA
 path) and with progress processes (launcher.PROGRESS_PLACEMENTS, marker ``progress``),
-and its output file must equal, byte for byte, the field computed here by a plain
-serial NumPy loop with the same arithmetic (the rules in examples/cpp/heat_common.h).
+and its --out file must equal, byte for byte, np.save of the field computed here by a
+plain serial NumPy loop with the same arithmetic (the rules in examples/cpp/heat_common.h).
+A few restart chains (--restart FILE on another number of units, across languages) must
+give the bytes of the uninterrupted run.
 """
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 from pathlib import Path
@@ -31,13 +34,14 @@ GRIDS = {
 }
 
 
-def reference(name: str) -> bytes:
+def reference(name: str, iters=None) -> bytes:
+    """The bytes of np.save of the field after `iters` iterations (default: the grid's)."""
     g = GRIDS[name]
     if name == "heat2d":
         u = np.zeros((g["nx"], g["ny"]))
         u[:, 0] = 0.5
         u[0, :] = 1.0
-        for _ in range(g["iters"]):
+        for _ in range(g["iters"] if iters is None else iters):
             un = u.copy()
             un[1:-1, 1:-1] = 0.25 * ((u[:-2, 1:-1] + u[2:, 1:-1]) + (u[1:-1, :-2] + u[1:-1, 2:]))
             u = un
@@ -46,7 +50,7 @@ def reference(name: str) -> bytes:
         u[:, :, 0] = 0.25
         u[:, 0, :] = 0.5
         u[0, :, :] = 1.0
-        for _ in range(g["iters"]):
+        for _ in range(g["iters"] if iters is None else iters):
             un = u.copy()
             c = u[1:-1, 1:-1, 1:-1]
             lap = (((u[:-2, 1:-1, 1:-1] + u[2:, 1:-1, 1:-1])
@@ -54,7 +58,21 @@ def reference(name: str) -> bytes:
                    + (u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:]))
             un[1:-1, 1:-1, 1:-1] = c + 0.125 * (lap - 6.0 * c)
             u = un
-    return u.astype("<f8").tobytes()
+    buf = io.BytesIO()
+    np.save(buf, u.astype("<f8"))
+    return buf.getvalue()
+
+
+def difference(got: bytes, want: bytes) -> str:
+    """Where the file got differs from want, the .npy file of a float64 field."""
+    if not got:
+        return "missing file"
+    if len(got) != len(want):
+        return f"{len(got)} bytes, not {len(want)}"
+    first = next(i for i in range(len(want)) if got[i] != want[i])
+    data = len(want) - 8 * np.load(io.BytesIO(want)).size
+    return (f"byte {first}, in the .npy header" if first < data else
+            f"byte {first}, element {(first - data) // 8}")
 
 
 def programs(name: str):
@@ -72,8 +90,11 @@ def case(name, n, upn, prog=0):
                         id=f"{name}-n{n}-upn{upn or 'none'}" + (f"-prog{prog}" if prog else ""))
 
 
-CASES = [case(name, n, upn) for name in GRIDS for n in (1, 2, 3, 4)
-         for upn in ((None,) if n == 1 else (None, 1, 2))]
+# Every unit count and emulation, less the placements of the same shape as another
+# (launcher.same_shape_pruned: n2-upn2 is one node as n2; under MPICH n4 and n4-upn1 are
+# covered by n3 and n3-upn1): each case runs three languages in three modes.
+CASES = [case(name, n, upn) for name in GRIDS for n, upn in launcher.same_shape_pruned(
+    [(n, upn) for n in (1, 2, 3, 4) for upn in ((None,) if n == 1 else (None, 1, 2))])]
 CASES += [case(name, n, upn, 1) for name in GRIDS
           for places in launcher.PROGRESS_PLACEMENTS.values() for n, upn in places]
 
@@ -90,7 +111,7 @@ def test_same_bytes(name, n, upn, prog, tmp_path: Path):
             problems.append(f"{lang}: {prefix[-1]} is not built")
             continue
         for mode in ("blocking", "nonblocking", "notify"):
-            out = tmp_path / f"{lang}-{mode}.bin"
+            out = tmp_path / f"{lang}-{mode}.npy"
             job = launcher.run_job(prefix + args + ["--mode", mode, "--out", str(out)],
                                    nprocs, env, timeout=120)
             if job.returncode != 0:
@@ -100,11 +121,64 @@ def test_same_bytes(name, n, upn, prog, tmp_path: Path):
                 problems.append(f"{lang} {mode}: no checksum line\n{job.describe()}")
             got = out.read_bytes() if out.exists() else b""
             if got != want:
-                diff = "missing file" if not got else (
-                    f"{len(got)} bytes, first difference at element "
-                    f"{next((i for i in range(0, min(len(got), len(want)), 8) if got[i:i+8] != want[i:i+8]), -8) // 8}")
-                problems.append(f"{lang} {mode}: output differs from the reference ({diff})")
+                problems.append(f"{lang} {mode}: output differs from the reference "
+                                f"({difference(got, want)})")
     assert not problems, "\n".join(problems)
+
+
+# Restart chains: each step runs the example on other units (language, units,
+# DART_UNITS_PER_NODE, mode, iterations) from the file of the step before (the first from
+# the initial state); every file must be the reference after all iterations so far.
+RESTARTS = {
+    "heat2d": [("c++", 3, None, "blocking", 3), ("python", 2, 1, "nonblocking", 2),
+               ("fortran", 4, 2, "notify", 1)],
+    "heat3d": [("fortran", 2, None, "nonblocking", 2), ("python", 3, 1, "notify", 1),
+               ("c++", 1, None, "blocking", 1)],
+}
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("name", list(RESTARTS))
+def test_restart_on_other_units_and_languages(name, tmp_path: Path):
+    """K1 iterations on N units, then --restart with K2 more on M != N units, in another
+    language, give the bytes of K1 + K2 uninterrupted iterations (C++ -> Python ->
+    Fortran in 2D, Fortran -> Python -> C++ in 3D)."""
+    grid = [x for k, v in GRIDS[name].items() if k != "iters" for x in (f"--{k}", str(v))]
+    langs = dict(programs(name))
+    done, last = 0, None
+    for k, (lang, n, upn, mode, iters) in enumerate(RESTARTS[name]):
+        if not Path(langs[lang][-1]).exists():
+            pytest.fail(f"{lang}: {langs[lang][-1]} is not built")
+        out = tmp_path / f"{k}-{lang}.npy"
+        argv = langs[lang] + grid + ["--iters", str(iters), "--mode", mode, "--out", str(out)]
+        if last is not None:
+            argv += ["--restart", str(last)]
+        nprocs, env = launcher.placed(n, upn, 0)
+        job = launcher.run_job(argv, nprocs, env, timeout=120)
+        assert job.returncode == 0, job.describe()
+        done += iters
+        want = reference(name, done)
+        got = out.read_bytes() if out.exists() else b""
+        assert got == want, (f"step {k} ({lang} on {n} units after {done} iterations): "
+                             f"{difference(got, want)}\n{job.describe()}")
+        last = out
+
+
+@pytest.mark.mpi
+def test_restart_refuses_another_field(tmp_path: Path):
+    """Every language refuses a --restart file of another shape with the same message,
+    and one that is no .npy file, with status 2 (one unit each)."""
+    g = GRIDS["heat2d"]
+    good, text = tmp_path / "good.npy", tmp_path / "text.npy"
+    good.write_bytes(reference("heat2d", 1))
+    text.write_bytes(b"no numbers here")
+    for lang, prefix in programs("heat2d"):
+        for path, nx, msg in ((good, g["nx"] - 1, f"heat2d: --restart {good} is not a "
+                               f"{g['nx'] - 1} x {g['ny']} field"),
+                              (text, g["nx"], "is not a .npy file")):
+            job = launcher.run_job(prefix + ["--nx", str(nx), "--ny", str(g["ny"]), "--iters",
+                                             "1", "--restart", str(path)], 1, {}, timeout=60)
+            assert job.returncode == 2 and msg in job.stderr, f"{lang}\n{job.describe()}"
 
 
 def test_python_heat2d_solver_is_short():

@@ -3,7 +3,11 @@
 nbclient executes them in a fresh kernel of this Python (the venv of the MPI under test):
 notebooks/01-prototype-heat2d.ipynb in a single-process kernel (one DART unit),
 notebooks/02-heat2d-on-4-units.ipynb launching 4 units with %%dartrun, which asserts that
-their field equals the one-unit field byte for byte.
+their field equals the one-unit field byte for byte, and
+notebooks/03-from-notebook-to-fortran.ipynb: a dart.Array prototype in the kernel, the same
+cell on 4 units, the Fortran heat2d built with dart-config against the installation of this
+MPI (_install/<mpi>, or $DART_PREFIX_BASE/<mpi>) and run on 4 units, the three .npy files
+identical and plotted.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ def outputs(nb, kind):
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("name", ["01-prototype-heat2d.ipynb", "02-heat2d-on-4-units.ipynb"])
+@pytest.mark.parametrize("name", ["01-prototype-heat2d.ipynb", "02-heat2d-on-4-units.ipynb",
+                                  "03-from-notebook-to-fortran.ipynb"])
 def test_notebook_runs(name, monkeypatch):
     # The kernel starts its own MPI (a singleton); nothing of this process's MPI leaks in.
     for k, v in launcher.clean_env().items():
@@ -47,5 +52,10 @@ def test_notebook_runs(name, monkeypatch):
     if name.startswith("02"):
         assert "4 units on 1 node(s)" in text
         assert "1 unit == 4 units (load/store) == 4 units (MPI RMA): True" in text
+    elif name.startswith("03"):
+        assert "unit 3 of 4: rows 24..47, columns 32..63" in text  # the 2 x 2 grid
+        assert "heat2d (Fortran): 4 units (2 x 2)" in text
+        assert "Python on 1 unit == Python on 4 units == Fortran on 4 units, byte for " \
+               "byte: True" in text
     else:
         assert "unit 0 of 1" in text and "checksum" in text

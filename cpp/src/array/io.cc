@@ -417,16 +417,15 @@ dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec,
   if (spec == nullptr) return fail(DART_ERR_INVAL, fn, "spec is NULL");
   dart_team_unit_t me;
   DART_ARRAY_TRY(dart_team_myid(spec->team, &me), fn);
+  // Every unit names the same file.
+  const std::string p = path ? path : "";
+  const dart_ret_t named = path ? DART_OK : fail(DART_ERR_INVAL, fn, "path is NULL");
+  DART_TRY(agree(spec->team, named, hash_text(p), [&] { return "path '" + p + "'"; }, fn));
   // Unit 0 reads the header; everybody gets its outcome (one message everywhere).
   Head h;
   std::memset(&h, 0, sizeof h);
-  if (path == nullptr) {
-    refuse(&h, DART_ERR_INVAL, "path is NULL");
-  } else if (me.id == 0) {
-    read_head(path, &h);
-  }
+  if (me.id == 0) read_head(path, &h);
   DART_ARRAY_TRY(dart_bcast(&h, sizeof h, DART_TYPE_BYTE, dart_team_unit_t{0}, spec->team), fn);
-  if (path == nullptr) refuse(&h, DART_ERR_INVAL, "path is NULL");
   if (h.code != DART_OK) return fail((dart_ret_t)h.code, fn, "%s", h.text);
   // The spec with the file's shape and type; a mismatch of the caller's is a bad argument.
   dart_array_spec_t s = *spec;
