@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "fault.h"
+#include "pool.h"
 #include "quirks.h"
 
 #include <atomic>
@@ -572,25 +573,6 @@ struct Team {
 };
 
 // ---------------------------------------------------------------------------
-// the non-collective pool: a first-fit allocator over this unit's pool segment
-// ---------------------------------------------------------------------------
-class PoolAllocator {
- public:
-  // A pool of `size` bytes whose blocks start at multiples of `align` (a power of 2).
-  void reset(size_t size, size_t align = 64);
-  // Returns the offset, or SIZE_MAX if no block is large enough.
-  size_t allocate(size_t bytes);
-  // false if offset is not a live allocation.
-  bool release(size_t offset);
-  size_t free_bytes() const { return free_total_; }
- private:
-  std::map<size_t, size_t> free_;             // offset -> size
-  std::unordered_map<size_t, size_t> used_;   // offset -> size
-  size_t free_total_ = 0;
-  size_t align_ = 64;
-};
-
-// ---------------------------------------------------------------------------
 // global runtime state (one per dart_init/dart_exit cycle)
 // ---------------------------------------------------------------------------
 // The hardware of one unit as dart_init exchanges it (locality.cc, the locality API):
@@ -993,8 +975,10 @@ dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
 dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
 // Releases the locks still alive at dart_exit (their segments go with their teams).
 void locks_finalize();
-// The same for the allocators of dart_allocator_new (globmem.cc).
+// The same for the allocators of dart_allocator_new (allocator.cc).
 void allocators_finalize();
+// The bytes of nelem elements of dtype (a basic or custom type), or an error (globmem.cc).
+dart_ret_t alloc_bytes(size_t nelem, dart_datatype_t dtype, size_t *nbytes, const char *fn);
 
 // Dense-span gets (onesided.cc). A flush of seg's window that read span_unpacks_mark()
 // before it began, and completed the gets to window rank `rank` (-1: every rank), calls

@@ -1059,10 +1059,14 @@ TEST(GlobMem, RegisteredMemoryAtEveryAlignmentIsAccessedExactly) {
     dart_gptr_t rg = g;
     dart_gptr_setunit(&rg, DART_TEAM_UNIT_ID(right));
     const unsigned char src[8] = {1, 2, 3, 4, 5, 6, 7, (unsigned char)me};
-    if (n > 1) DART_EXPECT_OK(dart_put_blocking(rg, src, 8, DART_TYPE_BYTE, DART_TYPE_BYTE));
+    if (n > 1) {
+      DART_EXPECT_OK(dart_put_blocking(rg, src, 8, DART_TYPE_BYTE, DART_TYPE_BYTE));
+    }
     DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
     unsigned char back[8] = {};
-    if (n > 1) DART_EXPECT_OK(dart_get_blocking(back, rg, 8, DART_TYPE_BYTE, DART_TYPE_BYTE));
+    if (n > 1) {
+      DART_EXPECT_OK(dart_get_blocking(back, rg, 8, DART_TYPE_BYTE, DART_TYPE_BYTE));
+    }
     DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
     for (int i = 0; i < 64; ++i) {
       const bool inside = i >= 16 + shift && i < 24 + shift;
@@ -1074,8 +1078,9 @@ TEST(GlobMem, RegisteredMemoryAtEveryAlignmentIsAccessedExactly) {
             << "shift " << shift;
       }
     }
-    if (n > 1)
+    if (n > 1) {
       for (int i = 0; i < 8; ++i) EXPECT_EQ(back[i], i < 7 ? i + 1 : me) << "shift " << shift;
+    }
     DART_EXPECT_OK(dart_team_memderegister(g));
   }
 }
