@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "fault.h"
+#include "locality.h"
 #include "pool.h"
 #include "quirks.h"
 
@@ -575,16 +576,6 @@ struct Team {
 // ---------------------------------------------------------------------------
 // global runtime state (one per dart_init/dart_exit cycle)
 // ---------------------------------------------------------------------------
-// The hardware of one unit as dart_init exchanges it (locality.cc, the locality API):
-// plain words, the same size everywhere. -1: unknown.
-struct UnitHw {
-  char host[64];  // gethostname: the machine
-  int32_t cpu, core, numa;  // where the unit ran at dart_init (OS cpu, machine core, NUMA)
-  int32_t cores, numas, sockets, min_threads, max_threads, min_mhz, max_mhz;  // machine
-  int32_t cache_size[3], cache_line[3], cache_id[3];  // L1d, L2, L3 of its cpu
-  int32_t mem_mib, numa_mem_mib;
-};
-
 // Its first line holds what the transfer calls read of it (with cfg.transfer_chunk).
 struct alignas(64) State {
   // Progress processes (progress.cc); nullptr when DART_PROGRESS_PER_NODE is 0.
@@ -607,7 +598,7 @@ struct alignas(64) State {
   int myid = -1, size = 0;
   std::vector<int> node_of;          // global unit -> node index
   int nnodes = 0;
-  // Locality (locality.cc): every unit's hardware, the name of every node (its host,
+  // Locality (locality_hw.cc): every unit's hardware, the name of every node (its host,
   // "#i" appended when a machine holds several nodes), a lock for the teams' trees.
   std::vector<UnitHw> hw;
   std::vector<std::string> node_host;
@@ -730,7 +721,7 @@ inline dart_ret_t get_team(dart_team_t id, const char *fn, Team **out) {
 // registers the team (register_team) or releases it (release_team). Never nullptr.
 Team *make_team(dart_team_t id, MPI_Comm comm, Agreement *a, const char *fn);
 void register_team(Team *t);
-// Locality (locality.cc): dart_init's exchange of every unit's hardware (after the nodes
+// Locality (locality_hw.cc): dart_init's exchange of every unit's hardware (after the nodes
 // are known), and the release of a team's tree.
 dart_ret_t locality_exchange(State *s, const char *fn);
 void locality_team_free(Team *t);
