@@ -104,7 +104,6 @@ using namespace dart::detail;
 
 extern "C" {
 
-
 dart_ret_t dart_allocator_new(size_t pool_size, dart_team_t team, dart_allocator_t *new_allocator) {
   const char *fn = "dart_allocator_new";
   null_out(new_allocator, nullptr);
