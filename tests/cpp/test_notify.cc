@@ -299,7 +299,10 @@ TEST(Notify, BadInputs) {
                                                           DART_NOTIFY_ADD, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_notify(data, nullptr, 1, DART_TYPE_LONGLONG,
                                                    DART_TYPE_LONGLONG, own, 1, DART_NOTIFY_ADD));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_alloc(DART_TEAM_ALL, 0, &cnt));
+  // A refused allocation nulls its output (a scratch one: cnt stays live).
+  dart_gptr_t refused = own;
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_alloc(DART_TEAM_ALL, 0, &refused));
+  EXPECT_TRUE(DART_GPTR_ISNULL(refused));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_alloc(DART_TEAM_ALL, 1, nullptr));
   // Nothing above touched the counters.
   DART_EXPECT_OK(dart_notify_get(own, &got));
