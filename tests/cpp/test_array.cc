@@ -336,7 +336,9 @@ TEST(Array, EachUnitAllocatesExactlyItsBlock) {
     DART_EXPECT_OK(dart_gptr_segment_size(gptr_of(u, 1, team, 0), &nb));
     EXPECT_EQ(nb, (size_t)(1 + 3 * u + 2) * (5 + 2) * sizeof(double)) << "unit " << u;
   }
-  if (a != DART_ARRAY_NULL) DART_EXPECT_OK(dart_array_update_halo(a));
+  if (a != DART_ARRAY_NULL) {
+    DART_EXPECT_OK(dart_array_update_halo(a));
+  }
   DART_EXPECT_OK(dart_array_destroy(&a));
   DART_EXPECT_OK(dart_team_destroy(&team));
 }

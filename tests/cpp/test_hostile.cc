@@ -332,7 +332,9 @@ void onesided_call(Rng &r, Env &e) {
     default: note("handles", "dart_handle_free", dart_handle_free(r.coin() ? &hs[0] : nullptr)); break;
   }
   // Whatever happened above, the handle is completed before its buffer is reused.
-  if (hs[0] != DART_HANDLE_NULL) EXPECT_EQ(dart_wait(&hs[0]), DART_OK);
+  if (hs[0] != DART_HANDLE_NULL) {
+    EXPECT_EQ(dart_wait(&hs[0]), DART_OK);
+  }
 }
 
 void atomic_call(Rng &r, Env &e) {
