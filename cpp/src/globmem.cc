@@ -86,16 +86,19 @@ dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn) {
   return next_segid(t, false, segid, fn);
 }
 
-int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
+int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win, bool dynamic) {
+  // base == nullptr && dynamic: MPI_Win_create_dynamic (the team's registrations).
+  auto create = [&] {
+    return dynamic ? MPI_Win_create_dynamic(MPI_INFO_NULL, t->comm, win)
+                   : MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+  };
   if (g->progress != nullptr) {  // every window creation under the progress processes' lock
     int rc = MPI_SUCCESS;
-    progress_locked(t->comm, [&] {
-      rc = MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
-    }, "MPI_Win_create");
+    progress_locked(t->comm, [&] { rc = create(); }, "MPI_Win_create");
     return rc;
   }
   if (g->machine_lock == nullptr)  // no quirk ompi-rdma-shared-file
-    return MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+    return create();
   // Quirk ompi-rdma-shared-file (quirks.h): while osc/rdma creates a window's file, no
   // other team on this machine may create one. The lock word holds the id + 1 of the team
   // creating (team ids are never reused): each unit takes it or finds its own team
@@ -117,7 +120,7 @@ int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win) {
                      expected == token;
     int mine = got ? 1 : 0, all = 0;
     int rc = MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, t->comm);
-    if (rc == MPI_SUCCESS && all) rc = MPI_Win_create(base, size, 1, MPI_INFO_NULL, t->comm, win);
+    if (rc == MPI_SUCCESS && all) rc = create();
     if (got) release();
     if (rc != MPI_SUCCESS || all) return rc;
     seed = seed * 1103515245u + 12345u;
@@ -186,7 +189,8 @@ static void shared_windows(Team *t, Segment *s, size_t padded, Agreement *a, con
     s->win = s->shm_win;
   } else {
     const bool mine = a->ok();
-    rc = create_window(mine ? s->local_base : nullptr, mine ? (MPI_Aint)nbytes : 0, t, &s->win);
+    rc = create_window(mine ? s->local_base : nullptr, mine ? (MPI_Aint)nbytes : 0, t, &s->win,
+                       false);
     if (rc != MPI_SUCCESS) {
       s->win = MPI_WIN_NULL;
       a->step(mpi_fail(rc, fn, "MPI_Win_create"));
@@ -234,6 +238,11 @@ void segment_store(Segment *s) {
 }
 
 void segment_discard(Segment *s, const Agreement &a) {
+  if (s->registered) {  // a failed registration: its memory leaves the team's window
+    registration_detach(s, "segment_discard");
+    delete s;
+    return;
+  }
   if (!s->ranks.empty() || (s->team->served() && !s->registered)) {
     progress_segment_free(s, a.held_by_all(Agreement::Win) && a.held_by_all(Agreement::ShmWin),
                           "segment_discard");
@@ -328,6 +337,23 @@ static dart_ret_t segment_close(Segment *s, const char *fn) {
   return span_unpacks_release(s, fn);  // gets still to be unpacked
 }
 
+// This unit's memory of a registration leaves the team's dynamic window: this unit's RMA
+// on the window completes first (MPI_Win_flush_all), then MPI_Win_detach (local). After
+// it the memory is the user's alone, and MPI holds nothing of it (with MPI_Win_create
+// over user memory the window, and an RMA library's registration of the pages, outlived
+// a deregistration until every unit had deregistered: memory freed and mapped again at
+// the same address was then read through the stale registration).
+dart_ret_t registration_detach(Segment *s, const char *fn) {
+  if (!s->attached) return DART_OK;
+  s->attached = false;
+  dart_ret_t rc = mpi_check(MPI_Win_flush_all(s->win), fn, "MPI_Win_flush_all");
+  if (dart_ret_t r = mpi_check(MPI_Win_detach(s->win, s->local_base), fn, "MPI_Win_detach");
+      rc == DART_OK)
+    rc = r;
+  if (rc == DART_OK) --s->team->reg_attached;
+  return rc;
+}
+
 dart_ret_t segment_free(Segment *s, const char *fn) {
   // Every step runs even after a failure (the segment goes away either way); the first
   // failure is the result.
@@ -339,6 +365,11 @@ dart_ret_t segment_free(Segment *s, const char *fn) {
   if (s->registered) {  // leaves the team's list of registrations
     auto &regs = s->team->regs;
     regs.erase(std::find(regs.begin(), regs.end(), s));
+    if (!s->retired) {
+      if (dart_ret_t r = registration_detach(s, fn); rc == DART_OK) rc = r;
+    }
+    delete s;  // the window is the team's (freed with the team)
+    return rc;
   }
   if (!s->ranks.empty()) {
     if (dart_ret_t r = progress_segment_free(s, true, fn); rc == DART_OK) rc = r;
@@ -360,28 +391,31 @@ dart_ret_t registrations_free(Team *t, const char *fn) {
     dart_ret_t r = segment_free(t->regs.front(), fn);
     if (rc == DART_OK) rc = r;
   }
+  if (t->reg_win != MPI_WIN_NULL) {  // the team's dynamic window (collective)
+    if (t->reg_win_locked) {
+      t->reg_win_locked = false;
+      if (dart_ret_t r = mpi_check(MPI_Win_unlock_all(t->reg_win), fn, "MPI_Win_unlock_all");
+          rc == DART_OK)
+        rc = r;
+    }
+    if (dart_ret_t r = mpi_check(MPI_Win_free(&t->reg_win), fn, "MPI_Win_free"); rc == DART_OK)
+      rc = r;
+    t->reg_win = MPI_WIN_NULL;
+  }
   return rc;
 }
 
 namespace {
 
-// dart_team_memderegister: local (as DART 3.2, which detaches from a dynamic window), so
-// units may deregister in any order. The segment is closed here and its epoch ended (this
-// unit's RMA on it completes); its window is freed collectively once every unit has
-// retired it (free_retired, at the team's next registration) or with the team.
+// dart_team_memderegister: local, as in DART 3.2: the memory leaves the team's dynamic
+// window (registration_detach), so units may deregister in any order and free their
+// memory at once. The segment is closed here; its entry stays in Team::regs (its id
+// taken) until every unit has retired it (free_retired, at the team's next
+// registration) or the team goes.
 dart_ret_t segment_retire(Segment *s, const char *fn) {
   dart_ret_t rc = segment_close(s, fn);
+  if (dart_ret_t r = registration_detach(s, fn); rc == DART_OK) rc = r;
   s->retired = true;
-  if (s->win == MPI_WIN_NULL) {  // a one-unit team's registration has no window
-    if (dart_ret_t r = segment_free(s, fn); rc == DART_OK) rc = r;
-    return rc;
-  }
-  if (s->locked_win) {
-    s->locked_win = false;
-    if (dart_ret_t r = mpi_check(MPI_Win_unlock_all(s->win), fn, "MPI_Win_unlock_all");
-        rc == DART_OK)
-      rc = r;
-  }
   return rc;
 }
 
@@ -394,6 +428,19 @@ dart_ret_t free_retired(Team *t, const std::vector<unsigned long long> &all, con
   dart_ret_t rc = DART_OK;
   for (Segment *s : gone)
     if (dart_ret_t r = segment_free(s, fn); rc == DART_OK) rc = r;
+  return rc;
+}
+
+// The team's dynamic window for its registrations (collective over the team), with its
+// one lock_all epoch. On failure t->reg_win stays MPI_WIN_NULL on this unit.
+dart_ret_t team_reg_window(Team *t, const char *fn) {
+  MPI_Win w = MPI_WIN_NULL;
+  if (int rc = create_window(nullptr, 0, t, &w, true); rc != MPI_SUCCESS)
+    return mpi_fail(rc, fn, "MPI_Win_create_dynamic");
+  dart_ret_t rc = set_window_errhandler(w, fn);
+  if (rc == DART_OK) rc = mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w), fn, "MPI_Win_lock_all");
+  t->reg_win = w;  // kept even after a failed step: freed collectively with the team
+  t->reg_win_locked = rc == DART_OK;
   return rc;
 }
 
@@ -411,32 +458,36 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   if (a.ok()) a.step(alloc_bytes(nelem, dtype, &nbytes, fn));
   if (a.ok() && addr == nullptr && nbytes > 0) a.step(fail(DART_ERR_INVAL, fn, "addr is NULL"));
   if (!a.ok()) nbytes = 0;
-  // Quirk win-create-base-alignment (quirks.h): the window starts at the 16-byte
-  // boundary at or below addr; every unit's distance to it (its pad) is gathered with the
-  // sizes and added to every displacement (Segment::pads).
+  // The memory goes into the team's dynamic window (one per team, made at its first
+  // registration, collectively: every unit sees the same first registration), where a
+  // target's displacement is its address (MPI_Get_address), gathered with the sizes into
+  // Segment::pads. docs/design.md, "Windows": why a dynamic window.
   // A unit that has failed sends kFailed as its size, so the others' size check skips
   // it (and the agreement below names it).
   // The same message carries which earlier registrations this unit has retired (one bit
-  // per entry of t->regs, the same list everywhere): those retired on every unit have
-  // their windows freed now, in creation order, whatever the order of the deregistrations.
+  // per entry of t->regs, the same list everywhere): those retired on every unit give
+  // their ids back now, whatever the order of the deregistrations.
   constexpr unsigned long long kFailed = ~0ull;
-  const unsigned long long pad = a.ok() ? reinterpret_cast<uintptr_t>(addr) % 16 : 0;
+  const bool windowed = t->size > 1;
+  const bool new_win = windowed && t->reg_win == MPI_WIN_NULL;
+  if (new_win) a.step(team_reg_window(t, fn));
+  a.expect(Agreement::Win, !windowed || t->reg_win != MPI_WIN_NULL);
+  MPI_Aint where = 0;
+  if (a.ok()) a.step(mpi_check(MPI_Get_address(addr, &where), fn, "MPI_Get_address"));
   const unsigned long long mine = a.ok() ? nbytes : kFailed;
   const size_t words = (t->regs.size() + 63) / 64, per = 2 + words;
   std::vector<unsigned long long> all(per * (size_t)t->size), sizes(t->size), mine2(per, 0);
   mine2[0] = mine;
-  mine2[1] = pad;
+  mine2[1] = (unsigned long long)where;
   for (size_t i = 0; i < t->regs.size(); ++i)
     if (t->regs[i]->retired) mine2[2 + i / 64] |= 1ull << (i % 64);
   DART_MPI(MPI_Allgather(mine2.data(), (int)per, MPI_UNSIGNED_LONG_LONG, all.data(), (int)per,
                          MPI_UNSIGNED_LONG_LONG, t->comm), fn);
   std::vector<uint64_t> pads(t->size);
   std::vector<unsigned long long> everywhere(words, ~0ull);
-  bool padded_any = false;
   for (int u = 0; u < t->size; ++u) {
     sizes[u] = all[per * (size_t)u];
     pads[u] = all[per * (size_t)u + 1];
-    padded_any = padded_any || pads[u] != 0;
     for (size_t w = 0; w < words; ++w) everywhere[w] &= all[per * (size_t)u + 2 + w];
   }
   if (words > 0) a.step(free_retired(t, everywhere, fn));
@@ -459,36 +510,38 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   s->local_base = static_cast<char *>(addr);
   s->local_size = nbytes;
   if (!aligned) s->sizes.assign(sizes.begin(), sizes.end());
-  if (padded_any) s->pads = std::move(pads);
   s->direct.assign(t->size, nullptr);
   s->direct[t->myid] = s->local_base;  // own memory: plain load/store
   // A team of one unit needs no window: its only unit reaches the memory by load/store
   // (and atomics under a process-local mutex, atomic.cc). This is also the workaround of
   // quirk single-process-no-window (quirks.h): Open MPI cannot create a window over a
   // one-process communicator at all.
-  if (t->size > 1) {
-    const bool ok = a.ok();
-    int rc = create_window(ok ? static_cast<char *>(addr) - pad : nullptr,
-                           ok ? (MPI_Aint)(nbytes + pad) : 0, t, &s->win);
-    if (rc != MPI_SUCCESS) {
-      s->win = MPI_WIN_NULL;
-      a.step(mpi_fail(rc, fn, "MPI_Win_create"));
-    } else if (fault(FaultSite::WinCreate)) {
-      a.step(fault_fail(FaultSite::WinCreate, fn, "MPI_Win_create"));
-    }
-    a.expect(Agreement::Win, s->win != MPI_WIN_NULL);
-    if (s->win != MPI_WIN_NULL) a.step(set_window_errhandler(s->win, fn));
-    if (a.ok()) {
-      if (rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win); rc != MPI_SUCCESS)
-        a.step(mpi_fail(rc, fn, "MPI_Win_lock_all"));
-      else
-        s->locked_win = true;
-      if (s->locked_win && fault(FaultSite::WinLockAll))
-        a.step(fault_fail(FaultSite::WinLockAll, fn, "MPI_Win_lock_all"));
+  if (windowed && t->reg_win != MPI_WIN_NULL) {
+    s->win = t->reg_win;
+    s->pads = std::move(pads);
+    if (a.ok() && nbytes > 0) {
+      int rc = MPI_Win_attach(s->win, addr, (MPI_Aint)nbytes);
+      if (rc != MPI_SUCCESS) {
+        dart_ret_t r = mpi_fail(rc, fn, "MPI_Win_attach");
+#ifdef OMPI_MAJOR_VERSION
+        r = fail(r, fn, "MPI_Win_attach failed (MPI error code %d) with %d registrations of "
+                 "team %d attached on this unit: Open MPI's osc rdma attaches at most "
+                 "osc_rdma_max_attach regions per window (set OMPI_MCA_osc_rdma_max_attach "
+                 "before MPI starts)", rc, t->reg_attached, (int)t->id);
+#endif
+        a.step(r);
+      } else {
+        s->attached = true;
+        ++t->reg_attached;
+        if (fault(FaultSite::WinCreate)) a.step(fault_fail(FaultSite::WinCreate, fn, "MPI_Win_attach"));
+      }
     }
   }
   if (dart_ret_t rc = a.agree(t->comm, t, fn); rc != DART_OK) {
     segment_discard(s.release(), a);
+    // A team window made here stays if every unit has it (the same state everywhere);
+    // else the units that have it drop it (it cannot be freed without the others).
+    if (new_win && !a.held_by_all(Agreement::Win)) t->reg_win = MPI_WIN_NULL;
     return rc;
   }
   segment_note_model(s.get());

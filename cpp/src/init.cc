@@ -165,6 +165,12 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
                 "started); to cycle dart_init/dart_exit, initialize MPI before the first "
                 "dart_init");
   if (!initialized) {
+#ifdef OMPI_MAJOR_VERSION
+    // Registrations are attached to a dynamic window per team (globmem.cc); Open MPI's osc
+    // rdma takes 64 attachments per window by default and refuses more. Raised unless the
+    // user chose (the variable is read at MPI_Init; docs/mpi-notes.md).
+    setenv("OMPI_MCA_osc_rdma_max_attach", "1024", 0);
+#endif
     int provided = MPI_THREAD_SINGLE;
     int rc = MPI_Init_thread(argc, argv, requested, &provided);
     if (rc != MPI_SUCCESS) return mpi_fail(rc, fn, "MPI_Init_thread");

@@ -488,8 +488,10 @@ struct Segment {
   bool cpu_atomics = false;
   bool counters = false;  // a counter block of dart_notify_alloc (notify.cc)
   // A registration this unit deregistered (dart_team_memderegister is local): out of the
-  // lookup table, its epoch closed, its window freed collectively later (Team::regs).
+  // lookup table and detached from the team's window; its id stays taken until every
+  // unit has retired it (Team::regs).
   bool retired = false;
+  bool attached = false;  // a registration: this unit's memory is attached to `win`
   std::atomic<uint16_t> flags{0};  // dart_gptr_setflags may run on any thread
   bool locked_shm = false, locked_win = false;  // epochs opened (for a failed creation)
   MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
@@ -543,11 +545,17 @@ struct Team {
   StableTable<Segment> alloc_segs;  // index segid
   StableTable<Segment> reg_segs;    // index ~segid (-1 -> 0, -32768 -> 32767)
   int16_t next_alloc = 1, next_reg = 1;
-  // Registrations whose windows are not freed yet, in creation order: the same list on
-  // every unit (they are created and freed collectively), live or retired here. Units
-  // deregister locally in any order; the windows every unit has retired are freed at
-  // the team's next registration (and the rest when the team goes), in this order.
+  // Registrations whose ids are not free yet, in creation order: the same list on every
+  // unit (they are created collectively), live or retired here. Units deregister locally
+  // in any order; the ids every unit has retired come free at the team's next
+  // registration (and the rest when the team goes).
   std::vector<Segment *> regs;
+  // The team's dynamic window of its registrations (MPI_Win_create_dynamic at the first
+  // registration of a team of several units, one lock_all epoch; freed with the team),
+  // and how many of this unit's registrations are attached to it.
+  MPI_Win reg_win = MPI_WIN_NULL;
+  bool reg_win_locked = false;
+  int reg_attached = 0;
   int lock_counter = 0;  // locks created on this team (spreads their tails)
   // Progress processes, a team spanning nodes (progress.cc): the team's units (ranks
   // 0..size-1, team order) plus the progress processes of its nodes, and its split by
@@ -734,13 +742,16 @@ dart_ret_t destroy_team(Team *t, const char *fn);
 dart_ret_t progress_locked(MPI_Comm comm, const std::function<void()> &fn, const char *fn_name);
 
 // Segments
-// MPI_Win_create on a team's communicator (collective over it), with the workaround of
-// quirk ompi-rdma-shared-file where it applies. Returns the MPI return code.
-int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win);
+// MPI_Win_create (dynamic: MPI_Win_create_dynamic, base and size unused) on a team's
+// communicator (collective over it), with the workaround of quirk ompi-rdma-shared-file
+// where it applies. Returns the MPI return code.
+int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win, bool dynamic);
 dart_ret_t segment_free(Segment *s, const char *fn);
-// Frees the windows of a team's registrations (live or retired), in creation order:
-// collective over the team (destroy_team).
+// Frees a team's registrations (live or retired) and its dynamic window: collective over
+// the team (destroy_team).
 dart_ret_t registrations_free(Team *t, const char *fn);
+// A registration's memory leaves the team's dynamic window (globmem.cc), locally.
+dart_ret_t registration_detach(Segment *s, const char *fn);
 // Memory model: segment_note_model queries MPI_WIN_MODEL of a new segment's windows and
 // sets `separate`; segment_sync reconciles the public and private copies of a separate
 // segment's windows (after local stores, before local loads); sync_separate_segments

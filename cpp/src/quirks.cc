@@ -32,8 +32,8 @@ const QuirkInfo kQuirks[(unsigned)Quirk::kCount] = {
      "which sibling teams share; DART serializes MPI_Win_create per machine"},
     {"win-create-base-alignment", "", {0, 0, 0}, {0, 0, 0},
      "RMA on an MPI_Win_create window with a base not 16-byte aligned lands up to 15 bytes "
-     "too low (MPICH 4.0.2 ch4:ucx); DART aligns registered windows down and pads (on "
-     "every MPI)"},
+     "too low (MPICH 4.0.2 ch4:ucx); DART aligns the progress processes' windows down "
+     "(registered memory is attached to a dynamic window instead) (on every MPI)"},
     {"mpich-flush-local-threads", "MPICH", {4, 0, 0}, {0, 0, 0},
      "with MPI_THREAD_MULTIPLE, MPI_Win_flush_local(_all) can return before a get has "
      "delivered its data while other threads use the window (4.0.2 ch4:ucx); DART's local "

@@ -39,10 +39,12 @@ enum class Quirk : unsigned {
   OmpiRdmaSharedFile,
   // MPICH 4.0.2 (ch4:ucx, Debian 12's): RMA on an MPI_Win_create window whose base is not
   // 16-byte aligned reaches the base rounded down to 16 bytes (a put at displacement 0
-  // writes up to 15 bytes before the window; a get reads them). DART: the window over
-  // registered memory starts at the 16-byte boundary at or below the user's address and
-  // every displacement adds that unit's distance (globmem.cc). Harmless elsewhere, so
-  // applied on every MPI.
+  // writes up to 15 bytes before the window; a get reads them). DART: the window of the
+  // progress processes over a node's parts starts at the 16-byte boundary at or below the
+  // first (progress.cc). Registered memory, once exposed the same way, is attached to a
+  // dynamic window now (globmem.cc), where a displacement is an address; its regression
+  // test (GlobMem.RegisteredMemoryAtEveryAlignmentIsAccessedExactly) still runs. Harmless
+  // elsewhere, so applied on every MPI.
   WinCreateBaseAlignment,
   // MPICH 4.0.2 (ch4:ucx, Debian 12's) under MPI_THREAD_MULTIPLE: MPI_Win_flush_local and
   // MPI_Win_flush_local_all can return before an MPI_Get of the calling thread has
