@@ -439,8 +439,10 @@ dart_ret_t team_reg_window(Team *t, const char *fn) {
     return mpi_fail(rc, fn, "MPI_Win_create_dynamic");
   dart_ret_t rc = set_window_errhandler(w, fn);
   if (rc == DART_OK) rc = mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, w), fn, "MPI_Win_lock_all");
-  t->reg_win = w;  // kept even after a failed step: freed collectively with the team
+  t->reg_win = w;  // also after a failed step: the registration's agreement frees it
   t->reg_win_locked = rc == DART_OK;
+  if (rc == DART_OK && fault(FaultSite::WinLockAll))
+    rc = fault_fail(FaultSite::WinLockAll, fn, "MPI_Win_lock_all");
   return rc;
 }
 
@@ -539,9 +541,17 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   }
   if (dart_ret_t rc = a.agree(t->comm, t, fn); rc != DART_OK) {
     segment_discard(s.release(), a);
-    // A team window made here stays if every unit has it (the same state everywhere);
-    // else the units that have it drop it (it cannot be freed without the others).
-    if (new_win && !a.held_by_all(Agreement::Win)) t->reg_win = MPI_WIN_NULL;
+    // A team window made here goes again, so that the next registration makes it anew
+    // on every unit: freed collectively where every unit has it, else dropped by the
+    // units that have it (it cannot be freed without the others).
+    if (new_win && t->reg_win != MPI_WIN_NULL) {
+      if (a.held_by_all(Agreement::Win)) {
+        if (t->reg_win_locked) MPI_Win_unlock_all(t->reg_win);
+        MPI_Win_free(&t->reg_win);
+      }
+      t->reg_win = MPI_WIN_NULL;
+      t->reg_win_locked = false;
+    }
     return rc;
   }
   segment_note_model(s.get());

@@ -169,7 +169,9 @@ void register_cases(int victim, bool multi_node) {
     CHECK_OK(dart_barrier(DART_TEAM_ALL));
     CHECK_OK(dart_team_memderegister(g));
   });
-  // MPI_Win_create and its epoch failing on one unit.
+  // The team's dynamic window failing on one unit at its first registration (its epoch;
+  // the window goes again, so every registration makes it anew), and the attach of a
+  // registration (site win_create).
   for (const char *site : {"win_create", "win_lock_all"}) {
     with_fault(std::string(site) + ":" + std::to_string(victim) + ":1:" + std::to_string(kRepeat),
                [&] {

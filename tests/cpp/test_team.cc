@@ -184,7 +184,7 @@ TEST(Team, NestedTeams) {
       dart_group_addmember(grp, DART_GLOBAL_UNIT_ID(l1.back()));
       dart_team_t bad = 777;
       DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_create(t1, grp, &bad));
-      EXPECT_EQ(bad, 777);
+      EXPECT_EQ(bad, DART_TEAM_NULL);  // object outputs null on failure (issue 30)
       dart_group_destroy(&grp);
     }
     DART_EXPECT_OK(dart_barrier(t1));
