@@ -10,7 +10,7 @@ import os
 from .experiment import Experiment
 from .jobs import find_programs, placement_label, run_job
 from .options import parse, units_list
-from .results import aggregate, write_csv
+from .results import finish
 from .tables import render_table
 from .targets import bounded, relative
 
@@ -42,14 +42,7 @@ def cmd_alloc(argv):
                     row["placement"] = placement_label("node", units)
                 rows += got
         per_round.append(rows)
-    rows = aggregate(per_round)
-    if opts["csv"]:
-        write_csv(opts["csv"], rows, mpi)
-    print(f"collective allocation, {mpi}" + (" [quick]" if quick else ""))
-    print(alloc_tables(rows, False))
-    for name, measured, verdict in alloc_targets(rows):
-        print(f"{name}: {measured} {verdict}")
-    return 0
+    return finish(per_round, opts, mpi, "collective allocation", alloc_tables, alloc_targets)
 
 
 def alloc_tables(rows, markdown):

@@ -8,7 +8,7 @@ import os
 from .experiment import Experiment
 from .jobs import REPO, find_programs, run_job, venv_python
 from .options import parse, units_list
-from .results import aggregate, write_csv
+from .results import finish
 from .tables import render_table
 from .targets import bounded, relative
 
@@ -39,14 +39,7 @@ def cmd_io(argv):
                                       "--mib", sizes, "--reps", reps],
                             False, timeout, f"{mpi} io numpy round {r + 1}", n=1)
         per_round.append(rows)
-    rows = aggregate(per_round)
-    if opts["csv"]:
-        write_csv(opts["csv"], rows, mpi)
-    print(f"array files (.npy), {mpi}" + (" [quick]" if quick else ""))
-    print(io_tables(rows, False))
-    for name, measured, verdict in io_targets(rows):
-        print(f"{name}: {measured} {verdict}")
-    return 0
+    return finish(per_round, opts, mpi, "array files (.npy)", io_tables, io_targets)
 
 
 def gbps(row):

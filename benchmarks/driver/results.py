@@ -62,3 +62,17 @@ def read_csv(path):
     """The rows of a file that write_csv wrote."""
     with open(path) as f:
         return [r for r in csv.DictReader(f) if r.get("bench")]
+
+
+def finish(per_round, opts, mpi, title, tables, targets):
+    """The end of an experiment's run: its rounds merged (aggregate), the CSV file when
+    asked (--csv), the tables (tables(rows, markdown)) under `title` and one line per
+    target (targets(rows): (name, measured, verdict)). Returns the exit status 0."""
+    rows = aggregate(per_round)
+    if opts["csv"]:
+        write_csv(opts["csv"], rows, mpi)
+    print(f"{title}, {mpi}" + (" [quick]" if opts["quick"] else ""))
+    print(tables(rows, False))
+    for name, measured, verdict in targets(rows):
+        print(f"{name}: {measured} {verdict}")
+    return 0
