@@ -529,7 +529,7 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
         r = fail(r, fn, "MPI_Win_attach failed (MPI error code %d) with %d registrations of "
                  "team %d attached on this unit: Open MPI's osc rdma attaches at most "
                  "osc_rdma_max_attach regions per window (set OMPI_MCA_osc_rdma_max_attach "
-                 "before MPI starts)", rc, t->reg_attached, (int)t->id);
+                 "before MPI starts)", rc, t->reg_attached.load(), (int)t->id);
 #endif
         a.step(r);
       } else {

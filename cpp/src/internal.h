@@ -501,8 +501,8 @@ struct Segment {
   std::vector<char *> direct;   // per team unit: load/store base, nullptr if not reachable
   std::vector<size_t> sizes;    // per team unit, only when !aligned (bounds of accesses)
   // Per team unit: window displacement of DART offset 0, when `win` is the shared window
-  // and MPI's parts were not 64-byte aligned, or for registered memory not 16-byte
-  // aligned (quirk win-create-base-alignment; globmem.cc); empty means all 0.
+  // and MPI's parts were not 64-byte aligned, or for registered memory the part's address
+  // (the team's dynamic window; globmem.cc); empty means all 0.
   std::vector<uint64_t> pads;
   // A window of the segment has MPI_WIN_SEPARATE memory (or DART_TEST_WIN_SEPARATE):
   // load/store and RMA meet only through MPI_Win_sync (segment_sync).
@@ -555,7 +555,7 @@ struct Team {
   // and how many of this unit's registrations are attached to it.
   MPI_Win reg_win = MPI_WIN_NULL;
   bool reg_win_locked = false;
-  int reg_attached = 0;
+  std::atomic<int> reg_attached{0};  // deregistrations are local: any thread
   int lock_counter = 0;  // locks created on this team (spreads their tails)
   // Progress processes, a team spanning nodes (progress.cc): the team's units (ranks
   // 0..size-1, team order) plus the progress processes of its nodes, and its split by
