@@ -419,8 +419,9 @@ dart_ret_t segment_retire(Segment *s, const char *fn) {
   return rc;
 }
 
-// Frees, in creation order, the registrations of t that every unit has retired: bit i
-// of `all` is set when regs[i] is retired on every unit (collective over the team).
+// Drops the entries of t->regs that every unit has retired, giving their ids back: bit i
+// of `all` is set when regs[i] is retired on every unit (the registration's allgather).
+// Local: their memory left the team's window at each unit's deregistration.
 dart_ret_t free_retired(Team *t, const std::vector<unsigned long long> &all, const char *fn) {
   std::vector<Segment *> gone;
   for (size_t i = 0; i < t->regs.size(); ++i)
