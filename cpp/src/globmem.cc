@@ -100,21 +100,26 @@ int create_window(void *base, MPI_Aint size, Team *t, MPI_Win *win, bool dynamic
   if (g->machine_lock == nullptr)  // no quirk ompi-rdma-shared-file
     return create();
   // Quirk ompi-rdma-shared-file (quirks.h): while osc/rdma creates a window's file, no
-  // other team on this machine may create one. The lock word holds the id + 1 of the team
-  // creating (team ids are never reused): each unit takes it or finds its own team
-  // there, the team agrees that every unit holds it (one reduction), creates the window
-  // and releases it; the file is unlinked inside MPI_Win_create before any unit returns.
-  // A team that holds only some machines' words releases them and retries after a
-  // random pause, so teams spanning several machines cannot deadlock.
-  int *word = g->machine_lock;
-  const int token = (int)t->id + 1;
+  // other team on this machine may create one. The lock word holds the token of the team
+  // creating: each unit takes it or finds its own team's token there, the team agrees
+  // that every unit holds it (one reduction), creates the window and releases it; the
+  // file is unlinked inside MPI_Win_create before any unit returns. A team that holds
+  // only some machines' words releases them and retries after a random pause, so teams
+  // spanning several machines cannot deadlock.
+  // The token is the team id + 1 and the global id of the team's unit 0: ids are never
+  // reused, but the disjoint teams of one dart_team_create (a split by colour) share
+  // theirs, and with the id alone a unit of one such team took the other's word for its
+  // own team's (both created at once: MPI_ERR_WIN, issue 34). A unit is in at most one
+  // team of an id, so the pair names one team.
+  int64_t *word = g->machine_lock;
+  const int64_t token = ((int64_t)t->id + 1) << 32 | (int64_t)(uint32_t)t->global[0];
   auto release = [&] {
-    int expected = token;
+    int64_t expected = token;
     __atomic_compare_exchange_n(word, &expected, 0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
   };
   unsigned seed = (unsigned)g->myid * 2654435761u + (unsigned)token;
   for (unsigned attempt = 0;; ++attempt) {
-    int expected = 0;
+    int64_t expected = 0;
     const bool got = __atomic_compare_exchange_n(word, &expected, token, false, __ATOMIC_ACQ_REL,
                                                  __ATOMIC_ACQUIRE) ||
                      expected == token;

@@ -110,12 +110,12 @@ dart_ret_t machine_lock_init(State *s, const char *fn) {
   char *base = nullptr;
   int rc = MPI_Comm_rank(shm, &rank);
   if (rc == MPI_SUCCESS)
-    rc = MPI_Win_allocate_shared(rank == 0 ? (MPI_Aint)sizeof(int) : 0, 1, MPI_INFO_NULL, shm,
+    rc = MPI_Win_allocate_shared(rank == 0 ? (MPI_Aint)sizeof(int64_t) : 0, 1, MPI_INFO_NULL, shm,
                                  &base, &s->machine_lock_win);
   if (rc == MPI_SUCCESS) {
     MPI_Aint sz = 0;
     int du = 0;
-    int *word = nullptr;
+    int64_t *word = nullptr;
     rc = MPI_Win_shared_query(s->machine_lock_win, 0, &sz, &du, &word);
     if (rc == MPI_SUCCESS && rank == 0) __atomic_store_n(word, 0, __ATOMIC_RELEASE);
     if (rc == MPI_SUCCESS) rc = MPI_Barrier(shm);

@@ -621,7 +621,7 @@ struct alignas(64) State {
   // Quirk ompi-rdma-shared-file: a lock word shared by the units of this machine (a
   // shared window on MPI's shared-memory communicator; globmem.cc, create_window).
   MPI_Win machine_lock_win = MPI_WIN_NULL;
-  int *machine_lock = nullptr;
+  int64_t *machine_lock = nullptr;
   int fault_site = -1;                // cfg.fault_site once dart_init has succeeded
   std::atomic<long> fault_passes{0};  // passes of the DART_FAULT site since then
 };
@@ -975,6 +975,10 @@ dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
                          dart_handle_t *handle, const char *fn);
 // The counter update a put_notify handle owes once its put is complete (notify.cc).
 dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
+// A handle whose completion flushes (win, rank), and its release without completion
+// (onesided.cc; notify.cc's signal handles).
+dart_handle_struct *flush_handle_new(MPI_Win win, int rank);
+void flush_handle_drop(dart_handle_struct *h);
 // Releases the locks still alive at dart_exit (their segments go with their teams).
 void locks_finalize();
 // The same for the allocators of dart_allocator_new (allocator.cc).
