@@ -99,7 +99,7 @@ module dart
   public :: dart_group_ismember, dart_group_size, dart_group_getmembers, dart_group_split
   public :: dart_team_create, dart_team_destroy, dart_team_clone, dart_team_get_group
   public :: dart_team_myid, dart_team_size, dart_team_unit_l2g, dart_team_unit_g2l
-  public :: dart_team_comm
+  public :: dart_team_comm, dart_team_create_from_comm
   public :: dart_memalloc, dart_memfree, dart_team_memalloc_aligned, dart_team_memfree
   public :: dart_team_memderegister
   public :: dart_gptr_getaddr, dart_gptr_setaddr, dart_gptr_incaddr, dart_gptr_setunit
@@ -573,6 +573,23 @@ contains
     if (rc /= DART_OK .or. present(stat)) &
       call dartf_finish(rc, 'dart_team_comm', stat, errmsg)
   end subroutine dart_team_comm
+
+  !> Collective over `parent`: a new team of the processes of `comm` in the order of
+  !> their ranks (team unit id == rank in comm; dart_team_comm gives a communicator
+  !> congruent with comm). A unit outside it passes MPI_COMM_NULL and gets
+  !> DART_TEAM_NULL; the colours of one MPI_Comm_split make one team each in one call.
+  subroutine dart_team_create_from_comm(parent, comm, newteam, stat, errmsg)
+    integer(DART_TEAM_KIND), intent(in) :: parent
+    type(MPI_Comm), intent(in) :: comm
+    integer(DART_TEAM_KIND), intent(out) :: newteam
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    newteam = DART_TEAM_NULL
+    rc = c_dartf_team_create_from_comm(parent, int(comm%MPI_VAL, c_int), newteam)
+    if (rc /= DART_OK .or. present(stat)) &
+      call dartf_finish(rc, 'dart_team_create_from_comm', stat, errmsg)
+  end subroutine dart_team_create_from_comm
 
   ! =====================================================================================
   ! Global memory

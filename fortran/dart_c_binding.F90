@@ -193,7 +193,7 @@ module dart_c_binding
   public :: c_dart_array_update_halo_end, c_dart_array_get, c_dart_array_put
   public :: c_dart_array_gather, c_dart_array_scatter
   public :: c_dart_array_save, c_dart_array_load, c_dart_array_file_info
-  public :: c_dartf_team_comm, c_dartf_descriptor
+  public :: c_dartf_team_comm, c_dartf_team_create_from_comm, c_dartf_descriptor
 
   ! Handle components are private in the public module's view; the wrappers reach the
   ! pointer inside through these (pure, inlined by the compiler).
@@ -1096,6 +1096,16 @@ module dart_c_binding
       import :: c_int, c_int16_t
       integer(c_int16_t), value :: team
       integer(c_int), intent(inout) :: fcomm
+      integer(c_int) :: rc
+    end function
+    !> MPI_Comm_f2c + dart_team_create_from_comm: a team of a Fortran communicator's
+    !> processes in the order of their ranks.
+    function c_dartf_team_create_from_comm(parent, fcomm, newteam) &
+        bind(C, name="dartf_team_create_from_comm") result(rc)
+      import :: c_int, c_int16_t
+      integer(c_int16_t), value :: parent
+      integer(c_int), value :: fcomm
+      integer(c_int16_t), intent(inout) :: newteam
       integer(c_int) :: rc
     end function
     !> A Fortran array descriptor in the form of dart_type_from_layout: the address of

@@ -7,7 +7,8 @@
  *
  *  - dartf_team_comm: dart_team_comm + MPI_Comm_c2f, so that Fortran gets the team's
  *    communicator as an mpi_f08 handle without knowing what a C MPI_Comm is (an int in
- *    MPICH, a pointer in Open MPI).
+ *    MPICH, a pointer in Open MPI); dartf_team_create_from_comm the other way round
+ *    (MPI_Comm_f2c).
  *  - dartf_descriptor: reads a Fortran array descriptor (ISO_Fortran_binding.h) into the
  *    form of the core's layout engine, dart_type_from_layout (dart_ext.h): extents and
  *    strides in elements, dimension 0 fastest, a complex element as an innermost
@@ -25,6 +26,10 @@ int dartf_team_comm(dart_team_t team, MPI_Fint *fcomm) {
   dart_ret_t rc = dart_team_comm(team, &comm);
   if (rc == DART_OK) *fcomm = MPI_Comm_c2f(comm);
   return rc;
+}
+
+int dartf_team_create_from_comm(dart_team_t parent, MPI_Fint fcomm, dart_team_t *newteam) {
+  return dart_team_create_from_comm(parent, MPI_Comm_f2c(fcomm), newteam);
 }
 
 /* The results of dartf_descriptor other than a number of dimensions. */

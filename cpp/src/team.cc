@@ -137,7 +137,7 @@ dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_
     return fail(DART_ERR_INVAL, fn, "unit %d of the group is not a member of team %d", bad_unit,
                 (int)parent->id);
   if (out[1] != 0)
-    return fail(DART_ERR_INVAL, fn, "another unit of team %d passed an invalid group",
+    return fail(DART_ERR_INVAL, fn, "another unit of team %d passed an invalid argument",
                 (int)parent->id);
   if (out[2] != 0)
     return fail(DART_ERR_INVAL, fn,
@@ -197,6 +197,46 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_t
     local = group_check(group, fn, "group");
   const std::vector<int> &members =
       (local == DART_OK && group != DART_GROUP_NULL) ? group_members(group) : no_members;
+  return create_from(parent, members, newteam, local, fn);
+}
+
+dart_ret_t dart_team_create_from_comm(dart_team_t teamid, MPI_Comm comm, dart_team_t *newteam) {
+  const char *fn = "dart_team_create_from_comm";
+  null_out(newteam, DART_TEAM_NULL);
+  DART_TRY(check_init(fn));
+  Team *parent = nullptr;
+  DART_TRY(get_team(teamid, fn, &parent));
+  // The members in the order of their ranks in comm: MPI_Group_incl keeps it, so the new
+  // team's ranks are comm's (a group, DART's or MPI's sorted set, would lose it).
+  std::vector<int> members;
+  dart_ret_t local = DART_OK;
+  auto check = [&](int mrc, const char *what) {
+    if (local == DART_OK && mrc != MPI_SUCCESS) local = mpi_fail(mrc, fn, what);
+  };
+  if (newteam == nullptr) {
+    local = fail(DART_ERR_INVAL, fn, "newteam is NULL");
+  } else if (comm != MPI_COMM_NULL) {
+    int inter = 0, n = 0;
+    check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+    if (local == DART_OK && inter)
+      local = fail(DART_ERR_INVAL, fn, "comm is an intercommunicator");
+    MPI_Group cg = MPI_GROUP_NULL;
+    if (local == DART_OK) check(MPI_Comm_group(comm, &cg), "MPI_Comm_group");
+    if (local == DART_OK) check(MPI_Group_size(cg, &n), "MPI_Group_size");
+    if (local == DART_OK) {
+      std::vector<int> ranks(n);
+      for (int i = 0; i < n; ++i) ranks[i] = i;
+      members.resize(n);
+      check(MPI_Group_translate_ranks(cg, n, ranks.data(), g->world_group, members.data()),
+            "MPI_Group_translate_ranks");
+      for (int i = 0; i < n && local == DART_OK; ++i)
+        if (members[i] == MPI_UNDEFINED)
+          local = fail(DART_ERR_INVAL, fn, "rank %d of comm is not a DART unit (a process "
+                       "outside DART_TEAM_ALL)", i);
+    }
+    if (cg != MPI_GROUP_NULL) MPI_Group_free(&cg);
+    if (local != DART_OK) members.clear();
+  }
   return create_from(parent, members, newteam, local, fn);
 }
 

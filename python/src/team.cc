@@ -80,53 +80,26 @@ Team create(dart_team_t parent, dart_group_t g, Deferred &local) {
   return Team{nt};
 }
 
-// A DART group of the processes of an MPI communicator (their ranks in the units'
-// communicator, DART_TEAM_ALL's, are their unit ids). Owns it.
-struct CommGroup {
-  dart_group_t g = DART_GROUP_NULL;
-  ~CommGroup() {
-    if (g != DART_GROUP_NULL) dart_group_destroy(&g);  // our own live group: cannot fail
-  }
-};
-
-void group_of_comm(py::handle comm, CommGroup &out) {
-  const char *fn = "dartpy.team_from_comm";
-  if (comm.is_none()) return;
-  MPI_Comm c = comm_from_int(comm_handle_of(comm));
-  if (c == MPI_COMM_NULL) return;
-  Locked l;  // MPI calls
-  MPI_Group cg = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
-  int n = 0;
-  if (MPI_Comm_group(c, &cg) != MPI_SUCCESS || MPI_Group_size(cg, &n) != MPI_SUCCESS)
-    throw py::value_error(std::string(fn) + ": argument 'comm' is not a valid "
-                                            "communicator of this MPI");
-  std::vector<int> ranks(n), world(n);
-  for (int i = 0; i < n; ++i) ranks[i] = i;
-  MPI_Comm all = MPI_COMM_NULL;
-  check(dart_team_comm(DART_TEAM_ALL, &all), "dart_team_comm");
-  int mrc = MPI_Comm_group(all, &wg);
-  if (mrc == MPI_SUCCESS)
-    mrc = MPI_Group_translate_ranks(cg, n, ranks.data(), wg, world.data());
-  MPI_Group_free(&cg);
-  if (wg != MPI_GROUP_NULL) MPI_Group_free(&wg);
-  if (mrc != MPI_SUCCESS)
-    throw py::value_error(std::string(fn) + ": the processes of 'comm' cannot be found "
-                                            "among the units (DART_TEAM_ALL)");
-  check(dart_group_create(&out.g), "dart_group_create");
-  for (int w : world) {
-    if (w == MPI_UNDEFINED)
-      throw py::value_error(std::string(fn) + ": 'comm' has processes that are not DART "
-                                              "units (outside DART_TEAM_ALL)");
-    check(dart_group_addmember(out.g, dart_global_unit_t{w}), "dart_group_addmember");
-  }
-}
-
+// dart_team_create_from_comm over parent: the team keeps comm's rank order. A local
+// argument error (in `local`) makes this unit pass a NULL output, which the core refuses
+// on every unit of the parent in the same call (nobody hangs); this unit then raises its
+// own error, the others the core's.
 Team team_from_comm(py::handle comm, py::handle parent_h) {
   dart_team_t parent = team_arg(parent_h);
-  CommGroup grp;
+  MPI_Comm c = MPI_COMM_NULL;
   Deferred local;
-  local.run([&] { group_of_comm(comm, grp); });
-  return create(parent, grp.g, local);
+  local.run([&] {
+    if (!comm.is_none()) c = comm_from_int(comm_handle_of(comm));
+  });
+  dart_team_t nt = DART_TEAM_NULL;
+  dart_ret_t rc;
+  {
+    Nogil ng;
+    rc = dart_team_create_from_comm(parent, local ? MPI_COMM_NULL : c, local ? nullptr : &nt);
+  }
+  local.rethrow();
+  check(rc, "dart_team_create_from_comm");
+  return Team{nt};
 }
 
 Team team_create(py::handle parent_h, py::handle group) {
@@ -263,8 +236,9 @@ is explicit and collective: team_destroy(team), team.destroy() or a with block.)
   m.def("_team_comm_handle", [](py::handle t) { return comm_to_int(team_comm_handle(t)); },
         py::arg("team"));
   m.def("team_from_comm", &team_from_comm, py::arg("comm"), py::arg("parent") = Team{DART_TEAM_ALL},
-        "Collective over `parent`: a team of the processes of an mpi4py communicator "
-        "(units not in any such communicator pass None or COMM_NULL).");
+        "Collective over `parent`: a team of the processes of an mpi4py communicator, in "
+        "the order of their ranks (team.myid == comm.Get_rank(), team.comm congruent with "
+        "comm); units not in any such communicator pass None or COMM_NULL.");
 }
 
 }  // namespace dartpy

@@ -405,3 +405,105 @@ TEST(Team, DestroyReleasesSegments) {
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memfree(gp));
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 }
+
+// dart_team_create_from_comm (issue 34): the team keeps the communicator's rank order
+// (team unit id == rank, a congruent communicator), an allocation on it is placed in that
+// order, the colours of one split make one team each in one call (and allocate at once),
+// units outside pass MPI_COMM_NULL, and a bad argument on one unit fails everywhere.
+TEST(Team, CreateFromCommKeepsRankOrder) {
+  const int n = nunits(), me = myid();
+  MPI_Comm all = MPI_COMM_NULL;
+  DART_EXPECT_OK(dart_team_comm(DART_TEAM_ALL, &all));
+  // Every unit, reversed.
+  MPI_Comm rev = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Comm_split(all, 0, n - 1 - me, &rev), MPI_SUCCESS);
+  dart_team_t t = DART_TEAM_NULL;
+  DART_EXPECT_OK(dart_team_create_from_comm(DART_TEAM_ALL, rev, &t));
+  ASSERT_NE(t, DART_TEAM_NULL);
+  dart_team_unit_t tme{-9};
+  DART_EXPECT_OK(dart_team_myid(t, &tme));
+  EXPECT_EQ(tme.id, n - 1 - me) << "the team id is the rank in the communicator";
+  for (int l = 0; l < n; ++l) {
+    dart_global_unit_t gu{-9};
+    DART_EXPECT_OK(dart_team_unit_l2g(t, DART_TEAM_UNIT_ID(l), &gu));
+    EXPECT_EQ(gu.id, n - 1 - l);
+    dart_team_unit_t lu{-9};
+    DART_EXPECT_OK(dart_team_unit_g2l(t, DART_GLOBAL_UNIT_ID(l), &lu));
+    EXPECT_EQ(lu.id, n - 1 - l);
+  }
+  MPI_Comm tc = MPI_COMM_NULL;
+  DART_EXPECT_OK(dart_team_comm(t, &tc));
+  int cmp = MPI_UNEQUAL;
+  MPI_Comm_compare(tc, rev, &cmp);
+  EXPECT_EQ(cmp, MPI_CONGRUENT);
+  // Team unit l's memory is global unit n - 1 - l's.
+  dart_gptr_t g = DART_GPTR_NULL;
+  DART_EXPECT_OK(dart_team_memalloc_aligned(t, 1, DART_TYPE_INT, &g));
+  dart_gptr_t mine = g;
+  DART_EXPECT_OK(dart_gptr_setunit(&mine, tme));
+  int *p = nullptr;
+  DART_EXPECT_OK(dart_gptr_getaddr(mine, reinterpret_cast<void **>(&p)));
+  if (p != nullptr) *p = 1000 + me;
+  DART_EXPECT_OK(dart_barrier(t));
+  for (int l = 0; l < n; ++l) {
+    dart_gptr_t at = g;
+    DART_EXPECT_OK(dart_gptr_setunit(&at, DART_TEAM_UNIT_ID(l)));
+    int v = -1;
+    DART_EXPECT_OK(dart_get_blocking(&v, at, 1, DART_TYPE_INT, DART_TYPE_INT));
+    EXPECT_EQ(v, 1000 + n - 1 - l) << "team unit " << l;
+  }
+  DART_EXPECT_OK(dart_barrier(t));
+  DART_EXPECT_OK(dart_team_memfree(g));
+  DART_EXPECT_OK(dart_team_destroy(&t));
+  MPI_Comm_free(&rev);
+
+  // The colours of one split: one call, disjoint teams with one id, reversed inside.
+  MPI_Comm half = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Comm_split(all, me % 2, -me, &half), MPI_SUCCESS);
+  DART_EXPECT_OK(dart_team_create_from_comm(DART_TEAM_ALL, half, &t));
+  int hrank = -1, hsize = 0;
+  MPI_Comm_rank(half, &hrank);
+  MPI_Comm_size(half, &hsize);
+  DART_EXPECT_OK(dart_team_myid(t, &tme));
+  EXPECT_EQ(tme.id, hrank);
+  for (int round = 0; round < 20; ++round) {  // both teams allocate at once
+    DART_EXPECT_OK(dart_team_memalloc_aligned(t, 4, DART_TYPE_INT, &g));
+    dart_gptr_t next = g;
+    DART_EXPECT_OK(dart_gptr_setunit(&next, DART_TEAM_UNIT_ID((hrank + 1) % hsize)));
+    int v = round * 100 + me, back = -1;
+    DART_EXPECT_OK(dart_put_blocking(next, &v, 1, DART_TYPE_INT, DART_TYPE_INT));
+    DART_EXPECT_OK(dart_get_blocking(&back, next, 1, DART_TYPE_INT, DART_TYPE_INT));
+    EXPECT_EQ(back, v);
+    DART_EXPECT_OK(dart_barrier(t));
+    DART_EXPECT_OK(dart_team_memfree(g));
+  }
+  DART_EXPECT_OK(dart_team_destroy(&t));
+  MPI_Comm_free(&half);
+
+  // Only unit 0, with MPI_COMM_SELF; the others pass MPI_COMM_NULL.
+  DART_EXPECT_OK(dart_team_create_from_comm(DART_TEAM_ALL, me == 0 ? MPI_COMM_SELF : MPI_COMM_NULL,
+                                            &t));
+  EXPECT_EQ(t == DART_TEAM_NULL, me != 0);
+  if (t != DART_TEAM_NULL) {
+    DART_EXPECT_OK(dart_team_destroy(&t));
+  }
+
+  // Bad arguments: a NULL output on the last unit fails the call everywhere; an
+  // intercommunicator is refused (on every unit of the parent).
+  t = 4242;
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_create_from_comm(DART_TEAM_ALL, all, me == n - 1 ? nullptr : &t));
+  EXPECT_EQ(t, me == n - 1 ? 4242 : DART_TEAM_NULL);
+  if (n >= 2) {
+    MPI_Comm side = MPI_COMM_NULL, inter = MPI_COMM_NULL;
+    const int colour = me < n / 2 ? 0 : 1;
+    ASSERT_EQ(MPI_Comm_split(all, colour, me, &side), MPI_SUCCESS);
+    ASSERT_EQ(MPI_Intercomm_create(side, 0, all, colour == 0 ? n / 2 : 0, 77, &inter),
+              MPI_SUCCESS);
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_create_from_comm(DART_TEAM_ALL, inter, &t));
+    EXPECT_EQ(t, DART_TEAM_NULL);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&side);
+  }
+  DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
+}

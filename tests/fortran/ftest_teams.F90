@@ -15,7 +15,8 @@ program ftest_teams
   logical :: is
   integer(DART_TEAM_KIND) :: even, clone, t, bad
   character(len=256) :: msg
-  type(MPI_Comm) :: comm
+  type(MPI_Comm) :: comm, rev, tcomm
+  integer :: cmp
 
   call ftest_start('ftest_teams')
 
@@ -202,6 +203,31 @@ program ftest_teams
   call check_ok(stat, 'dart_team_comm(DART_TEAM_ALL)')
   call MPI_Comm_size(comm, csize, ierr)
   call check(csize == nunits, 'DART_TEAM_ALL communicator size')
+
+  ! a team of a communicator keeps its rank order: every unit, reversed
+  call ftest_section('team from a communicator')
+  call MPI_Comm_split(comm, 0, nunits - 1 - me, rev, ierr)
+  call dart_team_create_from_comm(DART_TEAM_ALL, rev, t, stat=stat)
+  call check_ok(stat, 'dart_team_create_from_comm')
+  call dart_team_myid(t, id, stat=stat)
+  call check(stat == DART_OK .and. id == nunits - 1 - me, 'the team id is the rank in comm')
+  call dart_team_unit_l2g(t, 0, gid, stat=stat)
+  call check(stat == DART_OK .and. gid == nunits - 1, 'team unit 0 is the last unit')
+  call dart_team_comm(t, tcomm, stat=stat)
+  call MPI_Comm_compare(tcomm, rev, cmp, ierr)
+  call check(cmp == MPI_CONGRUENT, 'the team communicator is congruent with comm')
+  call dart_team_destroy(t, stat=stat)
+  call check_ok(stat, 'dart_team_destroy(team from comm)')
+  call MPI_Comm_free(rev, ierr)
+  ! only unit 0, with MPI_COMM_SELF
+  if (me == 0) then
+    call dart_team_create_from_comm(DART_TEAM_ALL, MPI_COMM_SELF, t, stat=stat)
+  else
+    call dart_team_create_from_comm(DART_TEAM_ALL, MPI_COMM_NULL, t, stat=stat)
+  end if
+  call check(stat == DART_OK .and. ((t == DART_TEAM_NULL) .eqv. (me /= 0)), &
+             'MPI_COMM_NULL: not a member')
+  if (t /= DART_TEAM_NULL) call dart_team_destroy(t, stat=stat)
 
   ! bad team ids (the same on every unit, so collectives fail everywhere)
   bad = 12345_DART_TEAM_KIND

@@ -197,12 +197,31 @@ def interop(order):
     # a team built from an mpi4py communicator (collective over TEAM_ALL)
     sub = world.Split(color=me % 2, key=-me)  # reversed order inside each color
     t = dart.team_from_comm(sub)
-    members = sorted(u for u in range(n) if u % 2 == me % 2)
+    members = sorted((u for u in range(n) if u % 2 == me % 2), reverse=True)
     assert t.size == sub.Get_size() == len(members)
-    assert sorted(t.unit_l2g(u) for u in range(t.size)) == members
+    # the team keeps the communicator's order (issue 34): ids are its ranks
+    assert t.myid == sub.Get_rank(), (t.myid, sub.Get_rank())
+    assert [t.unit_l2g(u) for u in range(t.size)] == members
     tc = t.comm
     assert tc.Get_size() == t.size and tc.allreduce(1) == t.size
+    assert MPI.Comm.Compare(tc, sub) == MPI.CONGRUENT
+    # an array on it lays its blocks out in that order: team unit k has block k
+    with dart.Array((3 * t.size, 2), np.int32, team=t, halo=1) as arr:
+        assert arr.lo[0] == 3 * sub.Get_rank(), (arr.lo, sub.Get_rank())
+        arr.interior[...] = me
+        arr.update_halo()
+        got = arr.gather(root=0)
+        if t.myid == 0:
+            want = np.repeat(np.array(members, np.int32), 3)[:, None].repeat(2, axis=1)
+            assert np.array_equal(got, want), (got, want)
     t.destroy()
+    # every unit, reversed
+    rev = world.Split(0, n - 1 - me)
+    t = dart.team_from_comm(rev)
+    assert t.myid == n - 1 - me == rev.Get_rank()
+    assert MPI.Comm.Compare(t.comm, rev) == MPI.CONGRUENT
+    t.destroy()
+    rev.Free()
     t2 = dart.team_from_comm(MPI.COMM_SELF if me == 0 else MPI.COMM_NULL)  # only unit 0
     assert (t2 == dart.TEAM_NULL) == (me != 0)
     if me == 0:
