@@ -352,3 +352,30 @@ def test_bad_input_on_one_unit_and_on_all(n, upn, prog):
     roots; free with live views (BufferError everywhere); freed arrays; no hang (the
     job's timeout) and the units in step after each."""
     check_cases("errors", ["array_errors"], n, upn, prog)
+
+
+# Issue 34's chain: 4 units in 1-D, every placement of 4 units.
+CHAIN = [(4, None), (4, 1), (4, 2)]
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("n,upn,prog", placements(CHAIN))
+def test_late_unit_delays_its_neighbours_only(n, upn, prog):
+    """Unit 0 late by 0.2 s: unit 1 waits for it, units 2 and 3 (whose neighbours are on
+    time) do not; both exchanges, blocking and split, 10 late rounds each, every ghost
+    checked."""
+    job = scenario("arrays.py", "chain", n, upn, timeout=120.0, progress=prog,
+                   args=["0.2", "10"])
+    assert job.returncode == 0, job.describe()
+    assert job.passes("array_chain", n) == n, job.describe()
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("n,upn,prog", placements(CHAIN))
+def test_disjoint_teams_create_arrays_at_once(n, upn, prog):
+    """Two teams of one MPI_Comm_split (team_from_comm: one team id) create, update and
+    free arrays at the same time, 100 rounds."""
+    job = scenario("arrays.py", "disjoint_teams", n, upn, timeout=180.0, progress=prog,
+                   args=["100"])
+    assert job.returncode == 0, job.describe()
+    assert job.passes("array_disjoint_teams", n) == n, job.describe()

@@ -128,7 +128,8 @@ struct dart_array_struct {
   std::vector<dart::array::Region> recv, send;
   bool in_flight = false;
   std::vector<dart_handle_t> handles;
-  std::vector<char> started;  // per region of the side that transfers
+  std::vector<char> started;  // per region of the side that transfers: 0 waiting, 1 moving, 2 done
+  std::vector<dart_handle_t> signals;  // signals sent, completed at the end of the update
 };
 
 namespace dart {

@@ -19,14 +19,19 @@
 //
 // GET:    begin: signal ready (kind 0) to every receiver I serve; start the gets whose
 //                ready has arrived.
-//         end:   start the remaining gets as their readies arrive; wait for the gets;
-//                signal done (kind 1) to every source; wait for done from every receiver.
+//         end:   complete the started gets, signalling done (kind 1) to each one's
+//                source as it completes; start the remaining gets as their readies
+//                arrive (whichever comes first), each completed and signalled before the
+//                next wait; then wait for done from every receiver.
 // NOTIFY: begin: signal free (kind 1) to every source; push the regions whose free has
 //                arrived (a notified put: data, then kind 0 at the receiver).
-//         end:   push the remaining regions as their frees arrive; complete the pushes;
-//                wait for every region's arrival (kind 0).
+//         end:   complete the started pushes (which sends their arrivals); push the
+//                remaining regions as their frees arrive, each completed before the next
+//                wait; then wait for every region's arrival (kind 0).
 // No unit waits for a signal that depends on its own later step, so neither deadlocks;
-// the only units that wait for each other are neighbours.
+// the only units that wait for each other are neighbours, and no unit holds back what
+// it owes one neighbour while it waits for another (move_all), so a late unit delays
+// its neighbours only, not their neighbours (issue 34's chain).
 #include "array.h"
 
 #include <algorithm>
@@ -116,8 +121,24 @@ dart_gptr_t counter_of(const dart_array_struct *a, int unit, int kind, int dir) 
   return g;
 }
 
-dart_ret_t signal(const dart_gptr_t &counter, const char *fn) {
-  DART_ARRAY_TRY(dart_notify_signal(counter, 1, DART_NOTIFY_ADD), fn);
+// Sends a signal; its completion waits for the end of the update (complete_signals).
+// A signal completed at once would wait there for a neighbour that is late (its MPI
+// needs the target inside MPI to complete an accumulate, MPICH's between nodes), and the
+// unit would serve its other neighbours only after that: the chain of issue 34.
+dart_ret_t signal(dart_array_struct *a, const dart_gptr_t &counter, const char *fn) {
+  dart_handle_t h = DART_HANDLE_NULL;
+  DART_ARRAY_TRY(dart_notify_signal_handle(counter, 1, DART_NOTIFY_ADD, &h), fn);
+  if (h != DART_HANDLE_NULL) a->signals.push_back(h);
+  return DART_OK;
+}
+
+// Completes the signals of this update. By now each went to a neighbour that has
+// answered it or is waiting for it, so none waits for a unit that is not a neighbour.
+dart_ret_t complete_signals(dart_array_struct *a, const char *fn) {
+  if (a->signals.empty()) return DART_OK;
+  const dart_ret_t rc = dart_waitall(a->signals.data(), a->signals.size());
+  a->signals.clear();
+  DART_ARRAY_TRY(rc, fn);
   return DART_OK;
 }
 
@@ -142,26 +163,54 @@ std::vector<Region> &moving_side(dart_array_struct *a) {
   return a->exchange == DART_ARRAY_EXCHANGE_GET ? a->recv : a->send;
 }
 
-// Starts every region of the moving side whose go-ahead has arrived; with `wait`, until
-// all are started (waiting for the first one missing when none arrived in a round).
-dart_ret_t start_ready(dart_array_struct *a, bool wait, const char *fn) {
+// Starts every region of the moving side whose go-ahead has arrived.
+dart_ret_t start_ready(dart_array_struct *a, const char *fn) {
   std::vector<Region> &side = moving_side(a);
   const int kind = a->exchange == DART_ARRAY_EXCHANGE_GET ? 0 : 1;
+  for (size_t k = 0; k < side.size(); ++k) {
+    if (a->started[k]) continue;
+    int32_t flag = 0;
+    DART_ARRAY_TRY(dart_notify_test(side[k].own_counter[kind], 1, &flag), fn);
+    if (flag) DART_TRY(start(a, side, k, fn));
+  }
+  return DART_OK;
+}
+
+// Completes every started region of the moving side not yet completed: a get, then the
+// done signal to its source (GET); a notified put, whose completion sends the arrival
+// (NOTIFY).
+dart_ret_t complete_started(dart_array_struct *a, const char *fn) {
+  std::vector<Region> &side = moving_side(a);
+  for (size_t k = 0; k < side.size(); ++k) {
+    if (a->started[k] != 1) continue;
+    DART_ARRAY_TRY(dart_wait(&a->handles[k]), fn);
+    if (a->exchange == DART_ARRAY_EXCHANGE_GET) DART_TRY(signal(a, side[k].peer_counter[1], fn));
+    a->started[k] = 2;
+  }
+  return DART_OK;
+}
+
+// Moves every region of the moving side: starts each as its go-ahead arrives and
+// completes it before it waits for another one. A unit never holds back what one
+// neighbour may have (its data, its done signal) until another neighbour's go-ahead
+// comes: waiting for the regions in a fixed order, or completing them all together,
+// made every unit of a chain wait for the slowest unit of the chain (issue 34).
+dart_ret_t move_all(dart_array_struct *a, const char *fn) {
+  std::vector<Region> &side = moving_side(a);
+  const int kind = a->exchange == DART_ARRAY_EXCHANGE_GET ? 0 : 1;
+  std::vector<dart_gptr_t> waiting(side.size());
   for (;;) {
-    size_t pending = side.size();
+    DART_TRY(start_ready(a, fn));
+    DART_TRY(complete_started(a, fn));
+    size_t left = 0;
     for (size_t k = 0; k < side.size(); ++k) {
-      if (a->started[k]) continue;
-      int32_t flag = 0;
-      DART_ARRAY_TRY(dart_notify_test(side[k].own_counter[kind], 1, &flag), fn);
-      if (flag) {
-        DART_TRY(start(a, side, k, fn));
-      } else if (pending == side.size()) {
-        pending = k;
-      }
+      waiting[k] = a->started[k] ? DART_GPTR_NULL : side[k].own_counter[kind];
+      left += a->started[k] ? 0 : 1;
     }
-    if (pending == side.size() || !wait) return DART_OK;
-    DART_ARRAY_TRY(dart_notify_wait(side[pending].own_counter[kind], 1), fn);
-    DART_TRY(start(a, side, pending, fn));
+    if (left == 0) return DART_OK;
+    size_t k = 0;
+    DART_ARRAY_TRY(dart_notify_wait_any(waiting.data(), waiting.size(), 1, &k), fn);
+    DART_TRY(start(a, side, k, fn));
   }
 }
 
@@ -236,23 +285,25 @@ void exchange_release(dart_array_struct *a) {
     }
   a->recv.clear();
   a->send.clear();
+  if (!a->signals.empty()) dart_waitall(a->signals.data(), a->signals.size());  // (failed)
+  a->signals.clear();
 }
 
 dart_ret_t exchange_begin(dart_array_struct *a, const char *fn) {
   if (a->exchange == DART_ARRAY_EXCHANGE_GET) {
-    for (const Region &s : a->send) DART_TRY(signal(s.peer_counter[0], fn));  // ready
+    for (const Region &s : a->send) DART_TRY(signal(a, s.peer_counter[0], fn));  // ready
   } else {
-    for (const Region &r : a->recv) DART_TRY(signal(r.peer_counter[1], fn));  // free
+    for (const Region &r : a->recv) DART_TRY(signal(a, r.peer_counter[1], fn));  // free
   }
   std::fill(a->started.begin(), a->started.end(), 0);
-  return start_ready(a, false, fn);
+  return start_ready(a, fn);
 }
 
-dart_ret_t exchange_end(dart_array_struct *a, const char *fn) {
-  DART_TRY(start_ready(a, true, fn));
-  if (!a->handles.empty()) DART_ARRAY_TRY(dart_waitall(a->handles.data(), a->handles.size()), fn);
+namespace {
+
+dart_ret_t wait_for_neighbours(dart_array_struct *a, const char *fn) {
+  DART_TRY(move_all(a, fn));  // GET: the gets and the done signals
   if (a->exchange == DART_ARRAY_EXCHANGE_GET) {
-    for (const Region &r : a->recv) DART_TRY(signal(r.peer_counter[1], fn));  // done
     for (const Region &s : a->send)
       DART_ARRAY_TRY(dart_notify_wait(s.own_counter[1], 1), fn);
   } else {
@@ -260,6 +311,14 @@ dart_ret_t exchange_end(dart_array_struct *a, const char *fn) {
       DART_ARRAY_TRY(dart_notify_wait(r.own_counter[0], 1), fn);
   }
   return DART_OK;
+}
+
+}  // namespace
+
+dart_ret_t exchange_end(dart_array_struct *a, const char *fn) {
+  const dart_ret_t rc = wait_for_neighbours(a, fn);
+  const dart_ret_t src = complete_signals(a, fn);  // also after a failure: none is left
+  return rc != DART_OK ? rc : src;
 }
 
 }  // namespace array

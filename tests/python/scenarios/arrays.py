@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sys
 
 import numpy as np
 from _helpers import DTYPES, PROGRESS, done, increments_during, main, raises, same
@@ -433,5 +434,70 @@ def errors() -> None:
     raises(dart.DartError, b.update_halo, code=dart.ERR_NOTINIT)
 
 
+def chain() -> None:
+    """Neighbour-only synchronization along a chain (issue 34): 4 units in 1-D, no
+    periodic wrap, unit 0 late by LATE seconds. Unit 1 (its neighbour) waits for it; units
+    2 and 3 must not: their neighbours are on time. Both exchanges, blocking and split,
+    REPS times each (the old defect showed in one update in ten under MPICH). Every
+    ghost is checked every time."""
+    import time
+
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    assert n == 4, "the chain needs 4 units"
+    late, reps = float(sys.argv[2]), int(sys.argv[3])
+    slow = []
+    for exchange in ("get", "notify"):
+        for split in (False, True):
+            with dart.Array((8,), np.float64, halo=1, boundary="none",
+                            exchange=exchange) as a:
+                for rnd in range(reps + 1):  # round 0: a warm-up on time
+                    fill(a, rnd)
+                    dart.barrier()
+                    t0 = time.perf_counter()
+                    if me == 0 and rnd:
+                        time.sleep(late)
+                    if split:
+                        with a.updating_halo():
+                            pass
+                    else:
+                        a.update_halo()
+                    took = time.perf_counter() - t0
+                    check(a, rnd, f"chain {exchange} split={split}")
+                    if rnd and me == 1:
+                        assert took > 0.8 * late, f"unit 1 did not wait for unit 0: {took:.3f} s"
+                    if rnd and me >= 2 and took > late / 2:
+                        slow.append(f"{exchange} split={split} round {rnd}: {took:.3f} s")
+    assert not slow, (f"unit {me} (neighbour of unit {me - 1} only, which is on time) waited "
+                      f"for unit 0, {late} s late: " + "; ".join(slow))
+    done("array_chain")
+    dart.exit()
+
+
+def disjoint_teams() -> None:
+    """Two disjoint teams from one MPI_Comm_split (one team id) create, update and free
+    arrays at the same time, ROUNDS times (issue 34: Open MPI's MPI_Win_create failed
+    under DART_UNITS_PER_NODE=1). Every ghost is checked."""
+    from mpi4py import MPI  # noqa: F401  (team_from_comm takes an mpi4py communicator)
+
+    dart.init()
+    me, rounds = dart.myid(), int(sys.argv[2])
+    world = dart.TEAM_ALL.comm
+    colour = me % 2
+    sub = world.Split(colour, me)
+    t = dart.team_from_comm(sub)
+    for rnd in range(rounds):
+        with dart.Array((7 + colour, 5), np.int32, team=t, halo=1, boundary="periodic",
+                        stencil="box", exchange=("get", "notify")[rnd % 2]) as a:
+            fill(a, rnd)
+            a.update_halo()
+            check(a, rnd, f"disjoint team {colour}")
+    t.destroy()
+    sub.Free()
+    done("array_disjoint_teams")
+    dart.exit()
+
+
 if __name__ == "__main__":
-    main({"matrix": matrix, "access": access, "errors": errors})
+    main({"matrix": matrix, "access": access, "errors": errors, "chain": chain,
+          "disjoint_teams": disjoint_teams})
