@@ -304,3 +304,48 @@ def test_failed_write_keeps_the_old_checkpoint(n, unit, tmp_path):
     no temporary file is left, and the next save works."""
     run("fault", n, 1 if n == 3 else None, 0, tmp_path,
         env={"DART_FAULT": f"file_write:{unit}"})
+
+
+def small_tmpfs(base: Path, size: str):
+    """A tmpfs of `size` mounted at base/full (root only), and how to unmount it; None
+    where this machine does not let the test mount one."""
+    mnt = base / "full"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}",
+                                            "tmpfs", str(mnt)],
+                                           capture_output=True).returncode != 0:
+        return None, lambda: None
+    return mnt, lambda: subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+FULL = [(1, None), (2, None), (3, 1), (4, 2)]
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("n,upn,prog", [p for p in placements(FULL) if p.values[2] == 0])
+def test_save_beyond_the_file_size_limit_keeps_the_old_file(n, upn, prog, tmp_path):
+    """RLIMIT_FSIZE of 4096 bytes on every unit (EFBIG): the save raises on every unit with
+    the errno's text and the path, the old checkpoint is intact, no temporary file left
+    (issue 34: Open MPI reported success and left a truncated file)."""
+    run("full", n, upn, prog, tmp_path, "fsize")
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("n,upn", [(2, None), (4, 2)])
+def test_save_onto_a_full_tmpfs_keeps_the_old_file(n, upn, tmp_path):
+    """A 48 KiB tmpfs that the file overflows (ENOSPC): the same promise."""
+    mnt, undo = small_tmpfs(tmp_path, "48k")
+    if mnt is None:
+        pytest.skip("this machine does not let the test mount a tmpfs (not root?)")
+    try:
+        run("full", n, upn, 0, mnt, "tmpfs")
+    finally:
+        undo()
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("n,upn", [(2, None), (3, 1)])
+def test_load_of_a_file_cut_or_deleted_meanwhile(n, upn, tmp_path):
+    """Unit 0 truncates or deletes the file at a random moment of each of 30 loads: every
+    load gives the file's values or raises on every unit, never zeros."""
+    run("racing_load", n, upn, 0, tmp_path, 30)

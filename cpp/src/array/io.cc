@@ -251,13 +251,19 @@ MPI_Datatype box_bytes(int nd, const Index &sizes, const Index &sub, const Index
 // The collective write or read of every unit's interior at `offset` of the open file:
 // the view, then one write_all/read_all. Every unit makes every collective call, also
 // after a local failure (it then moves nothing); returns the first local failure.
+// The bytes MPI says it moved must be the block's: a read past the end of the file moves
+// fewer and is no error to MPI (the rest of the buffer would keep what it held), and
+// Open MPI 4.1's ompio ends a write that the file system took only in part (EFBIG,
+// ENOSPC) without an error (issue 34); the caller checks the file itself too.
 dart_ret_t transfer_all(dart_array_struct *a, MPI_File fh, int64_t offset, bool write,
-                        const char *fn) {
+                        const char *path, const char *fn) {
   const int nd = a->dc.ndim;
   Index ext{}, halo{};
+  MPI_Count want = (MPI_Count)a->point_size;
   for (int d = 0; d < nd; ++d) {
     ext[d] = a->hi[d] - a->lo[d];
     halo[d] = a->dc.halo_lo[d];
+    want *= (MPI_Count)ext[d];
   }
   dart_ret_t rc = DART_OK;
   MPI_Datatype file_t = box_bytes(nd, a->dc.shape, ext, a->lo, a->point_size, fn, &rc);
@@ -274,6 +280,17 @@ dart_ret_t transfer_all(dart_array_struct *a, MPI_File fh, int64_t offset, bool 
               : MPI_File_read_all(fh, buf, count, ok ? mem_t : MPI_BYTE, &status);
   if (mrc != MPI_SUCCESS && rc == DART_OK)
     rc = mpi_fail(mrc, fn, write ? "MPI_File_write_all" : "MPI_File_read_all");
+  if (rc == DART_OK && count == 1) {
+    MPI_Count moved = 0;
+    mrc = MPI_Get_elements_x(&status, MPI_BYTE, &moved);
+    if (mrc != MPI_SUCCESS)
+      rc = mpi_fail(mrc, fn, "MPI_Get_elements_x");
+    else if (moved != want)
+      rc = fail(DART_ERR_OTHER, fn, "%s '%s': MPI-IO %s %lld of this unit's %lld bytes%s", write ? "cannot save to" : "cannot load",
+                path, write ? "wrote" : "read", (long long)moved, (long long)want,
+                write ? "" : " (the file is shorter than its header says: truncated while "
+                             "it was read?)");
+  }
   if (write && rc == DART_OK && detail::fault_armed_fires(detail::FaultSite::FileWrite))
     rc = detail::fault_fail(detail::FaultSite::FileWrite, fn, "MPI_File_write_all");
   if (file_t != MPI_DATATYPE_NULL) MPI_Type_free(&file_t);
@@ -301,6 +318,53 @@ std::string temporary_name(const std::string &path) {
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   return dir + "." + base + ".dart-tmp-" + std::to_string((long)getpid()) + "-" +
          std::to_string(++counter);
+}
+
+// The failure `rc` of this unit again, its message led by "<lead> '<path>': " unless it
+// names the path already (an MPI-IO error names neither).
+dart_ret_t naming_path(dart_ret_t rc, const char *lead, const std::string &path,
+                       const char *fn) {
+  if (rc == DART_OK) return rc;
+  std::string text = dart_error_detail();
+  const std::string own = std::string(fn) + ": ";
+  if (text.compare(0, own.size(), own) == 0) text = text.substr(own.size());
+  if (text.find("'" + path + "'") != std::string::npos) return rc;
+  return fail(rc, fn, "%s '%s': %s", lead, path.c_str(), text.c_str());
+}
+
+// Unit 0's check of the closed temporary file `tmp` of a save to `path`: it holds
+// `bytes` bytes, and fsync has put them on the disk. Some MPI-IO libraries report success
+// for a write the file system took only in part (Open MPI 4.1's ompio under a file size
+// limit, issue 34); the file itself tells. A short file's cause comes from the file
+// system: one byte written at the file's last offset fails with its errno (EFBIG,
+// ENOSPC, EDQUOT) and is harmless, the file being removed.
+dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes,
+                         const char *fn) {
+  const int fd = open(tmp, O_RDWR);
+  if (fd < 0)
+    return fail(DART_ERR_OTHER, fn, "cannot save to '%s': the written file '%s' cannot be "
+                "opened again: %s", path.c_str(), tmp, std::strerror(errno));
+  dart_ret_t rc = DART_OK;
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': fstat of '%s': %s", path.c_str(), tmp,
+              std::strerror(errno));
+  } else if ((int64_t)st.st_size != bytes) {
+    const char zero = 0;
+    errno = 0;
+    const bool refused = st.st_size < bytes && pwrite(fd, &zero, 1, (off_t)(bytes - 1)) < 0;
+    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': the file system took %lld of its %lld "
+              "bytes (%s); the file at '%s' is as it was", path.c_str(), (long long)st.st_size,
+              (long long)bytes,
+              refused ? std::strerror(errno) : "no error from the MPI-IO library", path.c_str());
+  } else if (fsync(fd) != 0) {
+    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': fsync: %s; the file at '%s' is as it "
+              "was", path.c_str(), std::strerror(errno), path.c_str());
+  }
+  if (close(fd) != 0 && rc == DART_OK)
+    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': close: %s", path.c_str(),
+              std::strerror(errno));
+  return rc;
 }
 
 // Unit 0's checks before anything is created: the folder can take the file, and path is
@@ -353,7 +417,8 @@ dart_ret_t dart_array_save(dart_array_t a, const char *path) {
   MPI_File fh = MPI_FILE_NULL;
   int mrc = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_EXCL,
                           MPI_INFO_NULL, &fh);
-  local = mrc == MPI_SUCCESS ? DART_OK : mpi_fail(mrc, fn, "MPI_File_open");
+  local = mrc == MPI_SUCCESS ? DART_OK : naming_path(mpi_fail(mrc, fn, "MPI_File_open"),
+                                                      "cannot save to", p, fn);
   // MPI_File_open is collective and reports one outcome; agree anyway (a unit without
   // the file must not be left in a collective of the others').
   if (dart_ret_t rc = agree(a->team, local, 0, [] { return std::string(); }, fn, true);
@@ -368,14 +433,26 @@ dart_ret_t dart_array_save(dart_array_t a, const char *path) {
   if (a->myid == 0) {
     MPI_Status st;
     mrc = MPI_File_write_at(fh, 0, head.data(), (int)head.size(), MPI_BYTE, &st);
-    if (mrc != MPI_SUCCESS) local = mpi_fail(mrc, fn, "MPI_File_write_at");
+    int wrote = 0;
+    if (mrc != MPI_SUCCESS)
+      local = mpi_fail(mrc, fn, "MPI_File_write_at");
+    else if (MPI_Get_count(&st, MPI_BYTE, &wrote) != MPI_SUCCESS || wrote != (int)head.size())
+      local = fail(DART_ERR_OTHER, fn, "cannot save to '%s': MPI-IO wrote %d of the header's "
+                   "%zu bytes", p.c_str(), wrote, head.size());
   }
-  const dart_ret_t wrc = transfer_all(a, fh, (int64_t)head.size(), true, fn);
+  const dart_ret_t wrc = transfer_all(a, fh, (int64_t)head.size(), true, p.c_str(), fn);
   if (local == DART_OK) local = wrc;
   mrc = MPI_File_sync(fh);
   if (mrc != MPI_SUCCESS && local == DART_OK) local = mpi_fail(mrc, fn, "MPI_File_sync");
   mrc = MPI_File_close(&fh);
   if (mrc != MPI_SUCCESS && local == DART_OK) local = mpi_fail(mrc, fn, "MPI_File_close");
+  // The file itself, whatever MPI said: its size, and fsync's outcome.
+  if (local == DART_OK && a->myid == 0) {
+    int64_t data = (int64_t)a->point_size;
+    for (int d = 0; d < a->dc.ndim; ++d) data *= a->dc.shape[d];
+    local = check_written(tmp, p, (int64_t)head.size() + data, fn);
+  }
+  local = naming_path(local, "cannot save to", p, fn);
   dart_ret_t rc = agree(a->team, local, 0, [] { return std::string(); }, fn, true);
   // Unit 0 renames (or removes) the temporary file; everybody returns its outcome.
   local = DART_OK;
@@ -448,21 +525,39 @@ dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec,
   DART_TRY(agree(s.team, local, 0, [] { return std::string(); }, fn));
   dart_array_t a = DART_ARRAY_NULL;
   DART_TRY(array_create(&s, &a, fn, false));  // the read fills every interior
-  // Every unit's interior with one collective read.
-  MPI_Comm comm = MPI_COMM_NULL;
-  dart_ret_t rc = dart_team_comm(s.team, &comm);
+  // Every unit reads its interior through a file handle of its own (MPI_COMM_SELF): a
+  // file deleted or replaced while the units open it can be opened by some and not by
+  // others, and Open MPI 4.1's ompio then returns success on some units only, whose
+  // collective MPI_File_close would wait for the others forever (seen: issue 34). The
+  // units agree on the outcome instead.
   MPI_File fh = MPI_FILE_NULL;
-  int mrc = rc == DART_OK ? MPI_File_open(comm, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh)
-                          : MPI_ERR_COMM;
-  local = mrc == MPI_SUCCESS ? DART_OK : mpi_fail(mrc, fn, "MPI_File_open");
-  rc = agree(s.team, local, 0, [] { return std::string(); }, fn, true);
-  if (rc == DART_OK) {
-    local = transfer_all(a, fh, h.offset, false, fn);
+  int mrc = MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+  local = mrc == MPI_SUCCESS ? DART_OK : naming_path(mpi_fail(mrc, fn, "MPI_File_open"),
+                                                      "cannot load", path, fn);
+  dart_ret_t rc = agree(s.team, local, 0, [] { return std::string(); }, fn, true);
+  if (rc != DART_OK && fh != MPI_FILE_NULL) {
+    MPI_File_close(&fh);
+  } else if (rc == DART_OK) {
+    local = transfer_all(a, fh, h.offset, false, path, fn);
+    // A file cut short while it was read: MPI may have moved the bytes of the page cache
+    // or zeros; the size after the read tells.
+    MPI_Offset size = 0;
+    if (local == DART_OK) {
+      int64_t data = (int64_t)a->point_size;
+      for (int d = 0; d < h.ndim; ++d) data *= h.shape[d];
+      const int64_t bytes = h.offset + data;
+      mrc = MPI_File_get_size(fh, &size);
+      if (mrc != MPI_SUCCESS)
+        local = mpi_fail(mrc, fn, "MPI_File_get_size");
+      else if ((int64_t)size < bytes)
+        local = fail(DART_ERR_OTHER, fn, "cannot load '%s': the file has %lld bytes now, its "
+                     "header says %lld (truncated while it was read)", path, (long long)size,
+                     (long long)bytes);
+    }
     mrc = MPI_File_close(&fh);
     if (mrc != MPI_SUCCESS && local == DART_OK) local = mpi_fail(mrc, fn, "MPI_File_close");
+    local = naming_path(local, "cannot load", path, fn);
     rc = agree(s.team, local, 0, [] { return std::string(); }, fn, true);
-  } else if (fh != MPI_FILE_NULL) {
-    MPI_File_close(&fh);
   }
   if (rc != DART_OK) {
     const std::string why = dart_error_detail();

@@ -404,5 +404,110 @@ def fault() -> None:
     dart.exit()
 
 
+def full() -> None:
+    """A save that the file system takes only in part (issue 34): "fsize", every unit's
+    RLIMIT_FSIZE at 4096 bytes with SIGXFSZ ignored (the writer gets EFBIG, as a full
+    disk or quota gives ENOSPC or EDQUOT); "tmpfs", the folder (argv[2]) a tmpfs too small
+    for the file (ENOSPC). Every unit raises one DartError naming the path and the file
+    system's errno text, the old checkpoint keeps its bytes and no temporary
+    file is left; with room again the next save works."""
+    import resource
+    import signal
+
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    folder, mode = Path(sys.argv[2]), sys.argv[3]
+    ck = folder / "checkpoint.npy"
+    old = npy_bytes(np.arange(4.0).reshape(2, 2) + 0.5)
+    if me == 0:
+        ck.write_bytes(old)
+    dart.barrier()
+    shape = (512 * n, 16) if mode == "tmpfs" else (64 * n, 16)  # 64 KiB / 8 KiB per unit
+    with dart.Array(shape, np.float64, halo=1) as a:
+        a.interior[...] = np.arange(a.interior.size).reshape(a.interior.shape) + 1000.0 * me
+        limit = None
+        if mode == "fsize":
+            limit = resource.getrlimit(resource.RLIMIT_FSIZE)
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, limit[1]))
+        try:
+            e = raises(dart.DartError, a.save, ck, code=dart.ERR_OTHER)
+        finally:
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_FSIZE, limit)
+        why = "File too large" if mode == "fsize" else "No space left on device"
+        assert why in str(e) and str(ck) in str(e), str(e)
+        assert same_everywhere(str(e)), "the units' messages differ"
+        dart.barrier()
+        if me == 0:
+            assert ck.read_bytes() == old, "the old checkpoint changed"
+            assert listing(folder) == ["checkpoint.npy"], listing(folder)
+        if mode == "fsize":  # room again: the save works
+            a.save(ck)
+            got = a.gather()
+            dart.barrier()
+            if me == 0:
+                assert ck.read_bytes() == npy_bytes(got)
+    done("array_files_full")
+    dart.exit()
+
+
+def racing_load() -> None:
+    """Loads while unit 0 cuts the file short or deletes it at a random moment (issue
+    34): each load either gives the file's values on every unit or raises one DartError
+    on every unit, never zeros or stale bytes; ROUNDS rounds (argv[3])."""
+    import random
+    import threading
+    import time
+
+    dart.init()
+    me, n = dart.myid(), dart.size()
+    folder, rounds = Path(sys.argv[2]), int(sys.argv[3])
+    ref = np.arange(64 * n * 32, dtype=np.float64).reshape(64 * n, 32) + 0.25
+    data = npy_bytes(ref)
+    path = folder / "racing.npy"
+    rng = random.Random(12345)
+    outcomes = {"loaded": 0, "refused": 0}
+    for rnd in range(rounds):
+        if me == 0:
+            path.write_bytes(data)
+        dart.barrier()
+        cut = None
+        if me == 0:
+            delay, how = rng.choice([0.0, 0.001, 0.003, 0.01, 0.03, 0.1, 0.5]), rnd % 2
+
+            def cut_it():
+                time.sleep(delay)
+                if how:
+                    os.truncate(path, len(data) // 3)
+                else:
+                    path.unlink()
+            cut = threading.Thread(target=cut_it)
+            cut.start()
+        try:
+            b = dart.Array.load(path, halo=1)
+        except dart.DartError as e:
+            assert same_everywhere(str(e)), f"round {rnd}: the units' messages differ"
+            outcomes["refused"] += 1
+        else:
+            with b:
+                mine = b.interior
+                blk = ref[tuple(slice(lo, hi) for lo, hi in zip(b.lo, b.hi))]
+                assert same(mine, blk), f"round {rnd}: unit {me} loaded wrong values"
+                del mine
+            ok = np.zeros(1, np.int64)
+            dart.allreduce(np.ones(1, np.int64), ok, dart.OP_SUM)
+            assert ok[0] == n
+            outcomes["loaded"] += 1
+        if cut is not None:
+            cut.join()
+        in_step(rnd)
+    if me == 0:
+        sys.stdout.write(f"racing_load outcomes: {outcomes}\n")
+    done("array_files_racing_load")
+    dart.exit()
+
+
 if __name__ == "__main__":
-    main({"roundtrip": roundtrip, "reload": reload, "refusals": refusals, "fault": fault})
+    main({"roundtrip": roundtrip, "reload": reload, "refusals": refusals, "fault": fault,
+          "full": full, "racing_load": racing_load})
