@@ -311,13 +311,17 @@ std::string folder_of(const std::string &path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
+// A short name, whatever the path's: Open MPI 4.1's ompio asks its shared-file-pointer
+// component "sm" about every file it opens, which names a file of its own after the
+// file's base name plus ~20 characters in a 256-byte buffer: a base name of ~150
+// characters made it print "unable to open file for mmap", one of ~230 overflowed the
+// buffer (glibc's "buffer overflow detected", the job aborted). The temporary name
+// no longer carries the target's base name (issue 34).
 std::string temporary_name(const std::string &path) {
   static unsigned counter = 0;
   const size_t slash = path.rfind('/');
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  return dir + "." + base + ".dart-tmp-" + std::to_string((long)getpid()) + "-" +
-         std::to_string(++counter);
+  return dir + ".dart-tmp-" + std::to_string((long)getpid()) + "-" + std::to_string(++counter);
 }
 
 // The failure `rc` of this unit again, its message led by "<lead> '<path>': " unless it

@@ -508,6 +508,24 @@ def racing_load() -> None:
     dart.exit()
 
 
+def long_name() -> None:
+    """A save and a load of a file whose base name has 200 characters (issue 34: Open MPI's
+    shared-file-pointer component "sm" named a file of its own after the temporary file's
+    base name and printed "unable to open file for mmap")."""
+    dart.init()
+    path = Path(sys.argv[2]) / ("c" * 196 + ".npy")
+    with dart.Array((8 * dart.size(), 5), np.float64, halo=1) as a:
+        a.interior[...] = dart.myid() + 0.5
+        a.save(path)
+        got = a.gather()
+    with dart.Array.load(path) as b:
+        ref = b.gather()
+    if dart.myid() == 0:
+        assert same(got, ref) and same(np.load(path), ref)
+    done("array_files_long_name")
+    dart.exit()
+
+
 if __name__ == "__main__":
     main({"roundtrip": roundtrip, "reload": reload, "refusals": refusals, "fault": fault,
-          "full": full, "racing_load": racing_load})
+          "full": full, "racing_load": racing_load, "long_name": long_name})
