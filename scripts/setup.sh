@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Set up DART-MPI on Debian 12: install the apt packages, then configure, build and install
 # the library once per MPI. Idempotent; a second run only checks and takes seconds.
 #

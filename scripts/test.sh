@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Set everything up (scripts/setup.sh) and run every test, for each MPI.
 #
 #   bash scripts/test.sh [ctest arguments, e.g. -R test_init -L n2]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """docs/performance.md and the plots from the CSV files of `all` (`benchmarks/run doc`),
 and `benchmarks/run report`, the terminal summary of CSV files."""
 

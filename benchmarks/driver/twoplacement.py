@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The command of an experiment that is one 2-unit program run at node and at remote
 placement (nbi, notify)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """dartpy: Python bindings of DART-MPI, a PGAS runtime on MPI-3.
 
 ``import dartpy as dart`` gives the DART 3.2 C API without the ``dart_`` prefix

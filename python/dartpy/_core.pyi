@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Type stubs of dartpy._core (the pybind11 extension). Units are 0-based; a "team" argument
 # is a Team or an int team id; "op" a OP_* constant or an Op from op_create.
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Run a notebook cell on several DART units: the ``%%dartrun`` cell magic.
 
 A Jupyter kernel is one process, so it is one DART unit. ``%%dartrun`` runs the body of

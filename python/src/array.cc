@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Array, a distributed N-d array with ghost layers (dart_array.h).
 //
 // The decomposition, the neighbours and the halo exchange exist once, in the core

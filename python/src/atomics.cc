@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: atomic operations on global memory (accumulate, fetch_and_op,
 // compare_and_swap).
 #include "core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: collectives and two-sided messages on NumPy arrays.
 //
 // Argument errors stay collective where only some units can see them: the core's rooted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Gptr (a DART global pointer with the element dtype of its
 // allocation) and the dart_gptr_* functions.
 #include "core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Group (a local, sorted set of global unit ids) and the
 // dart_group_* functions (the module functions are the methods under their C names).
 #include "core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Handle (a non-blocking put/get) and its completion calls.
 #include "core.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dart.init / dart.exit (and MPI's initialization by dartpy), runtime
 // queries and build facts.
 #include "core.h"

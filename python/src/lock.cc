@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Lock (a DART team lock, usable as a context manager) and the
 // dart_lock_* functions (the methods are the same functions).
 #include "core.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: global memory (dart_memalloc, collective allocations, registered arrays),
 // the binding's record of every segment (dtype, live NumPy views) and zero-copy views.
 #include "core.h"

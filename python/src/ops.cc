@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: operation arguments and user-defined reduction operations (dartpy.Op,
 // dart_op_create with a Python function).
 #include "core.h"

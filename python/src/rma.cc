@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: one-sided put/get (blocking, flush-based and with handles), flushes, the
 // buffers kept alive until their flush, and the cache of same-node targets.
 #include "core.h"

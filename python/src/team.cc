@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Team (a team id with methods), the dart_team_* functions (the
 // methods are the same functions) and the mpi4py communicator bridge.
 #include "core.h"

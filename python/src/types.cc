@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: NumPy dtypes as DART types (from the X-macro lists of dart_tables.h), the
 // constants exported to Python, NumPy layouts as DART datatypes (through the core's layout
 // engine, dart_type_from_layout) and the datatype functions of the C API.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # install_check.sh BUILD_DIR WORK_DIR SOURCE_DIR FLAVOR
 #
 # Installs the build tree BUILD_DIR into WORK_DIR/prefix and builds SOURCE_DIR/solver.f90

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Error paths with several units, and the abort on an uncaught exception."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Hostile input for dartpy: a bounded random-call scenario (fixed seed, 2 units).
 
 Every unit draws from the same generator in the same order, so all units make the same
