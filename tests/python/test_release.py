@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The license and the citation (issue 39): LICENSE is the BSD-3-Clause text, every source
-file tracked by git carries an SPDX line (scripts/spdx.py says which files are sources and
-each one's comment syntax), and CITATION.cff names the version of the file VERSION.
+"""What a release needs (issue 39): LICENSE is the BSD-3-Clause text, every source file
+tracked by git carries an SPDX line (scripts/spdx.py says which files are sources and each
+one's comment syntax), CITATION.cff and CHANGELOG.md name the version of the file VERSION.
 No MPI: these read files only."""
 
 from __future__ import annotations
@@ -77,3 +77,10 @@ def test_citation_names_this_version():
         "CITATION.cff's version is not the one in VERSION"
     # The DOI of the PGAS'14 paper, the one DOI docs/references.md gives.
     assert "10.1145/2676870.2676875" in cff
+
+
+def test_changelog_has_a_section_for_this_version():
+    version = (REPO / "VERSION").read_text().strip()
+    log = (REPO / "CHANGELOG.md").read_text()
+    assert re.search(rf"^## \[{re.escape(version)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", log, re.M), \
+        f"CHANGELOG.md has no '## [{version}] - YYYY-MM-DD' section"
