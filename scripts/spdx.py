@@ -21,15 +21,28 @@ HEAD_LINES = 5
 
 # Comment syntax by file name ending (the longest ending wins), then by exact name.
 BY_SUFFIX = {
-    ".c": ("/* ", " */"), ".h": ("/* ", " */"), ".h.in": ("/* ", " */"),
-    ".cc": ("// ", ""), ".cpp": ("// ", ""), ".hpp": ("// ", ""),
-    ".F90": ("! ", ""), ".f90": ("! ", ""), ".inc": ("! ", ""),
-    ".py": ("# ", ""), ".pyi": ("# ", ""), ".sh": ("# ", ""),
-    ".cmake": ("# ", ""), ".cmake.in": ("# ", ""), ".pc.in": ("# ", ""),
-    ".toml": ("# ", ""), ".yaml": ("# ", ""), ".yml": ("# ", ""),
+    ".c": ("/* ", " */"),
+    ".h": ("/* ", " */"),
+    ".h.in": ("/* ", " */"),
+    ".cc": ("// ", ""),
+    ".cpp": ("// ", ""),
+    ".hpp": ("// ", ""),
+    ".F90": ("! ", ""),
+    ".f90": ("! ", ""),
+    ".inc": ("! ", ""),
+    ".py": ("# ", ""),
+    ".pyi": ("# ", ""),
+    ".sh": ("# ", ""),
+    ".cmake": ("# ", ""),
+    ".cmake.in": ("# ", ""),
+    ".pc.in": ("# ", ""),
+    ".toml": ("# ", ""),
+    ".yaml": ("# ", ""),
+    ".yml": ("# ", ""),
 }
 BY_NAME = {
-    "CMakeLists.txt": ("# ", ""), ".clang-format": ("# ", ""),
+    "CMakeLists.txt": ("# ", ""),
+    ".clang-format": ("# ", ""),
     "dart-config.in": ("# ", ""),
 }
 # Executables without an ending: a shebang makes them shell or Python, both '#' comments.
@@ -53,8 +66,11 @@ def comment_of(path: str, first_line: str) -> tuple[str, str] | None:
 
 
 def tracked_sources(root: Path) -> list[tuple[str, tuple[str, str]]]:
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=root, check=True,
-                           stdout=subprocess.PIPE).stdout.decode().split("\0")
+    files = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=root, check=True, stdout=subprocess.PIPE)
+        .stdout.decode()
+        .split("\0")
+    )
     out = []
     for f in filter(None, files):
         p = root / f
@@ -73,8 +89,11 @@ def has_tag(text: str) -> bool:
 
 
 def missing(root: Path) -> list[str]:
-    return [f for f, _ in tracked_sources(root)
-            if not has_tag((root / f).read_text(encoding="utf-8", errors="replace"))]
+    return [
+        f
+        for f, _ in tracked_sources(root)
+        if not has_tag((root / f).read_text(encoding="utf-8", errors="replace"))
+    ]
 
 
 def fix(root: Path, path: str, comment: tuple[str, str]) -> None:

@@ -80,7 +80,7 @@ def targets_section(mpi, targets, notes):
             cell = f"**MISS** [{used.index((key, text)) + 1}]"
         tg.append(f"| {name} | {measured} | {cell} |")
     tg.append("")
-    for i, (key, text) in enumerate(used, 1):
+    for i, (_key, text) in enumerate(used, 1):
         tg.append(f"{i}. {text}")
     tg.append("")
     return tg

@@ -29,8 +29,13 @@ def _spdx():
 def _in_git_checkout() -> bool:
     if shutil.which("git") is None:
         return False
-    r = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=REPO,
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    r = subprocess.run(
+        ["git", "rev-parse", "--is-inside-work-tree"],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     return r.returncode == 0 and r.stdout.strip() == "true"
 
 
@@ -47,14 +52,26 @@ def test_every_source_file_has_an_spdx_line():
     sources = spdx.tracked_sources(REPO)
     # The rule covers every language of the project (a wrong filter would pass vacuously).
     names = [f for f, _ in sources]
-    for ending in (".cc", ".h", ".c", ".F90", ".f90", ".py", ".cmake", "CMakeLists.txt",
-                   ".sh", ".pyi"):
+    for ending in (
+        ".cc",
+        ".h",
+        ".c",
+        ".F90",
+        ".f90",
+        ".py",
+        ".cmake",
+        "CMakeLists.txt",
+        ".sh",
+        ".pyi",
+    ):
         assert any(n.endswith(ending) for n in names), ending
     assert ".ci/run" in names and "benchmarks/run" in names
     bad = spdx.missing(REPO)
-    assert not bad, ("source files without 'SPDX-License-Identifier: BSD-3-Clause' in "
-                     f"their first {spdx.HEAD_LINES} lines (python3 scripts/spdx.py --fix "
-                     f"adds it): {bad}")
+    assert not bad, (
+        "source files without 'SPDX-License-Identifier: BSD-3-Clause' in "
+        f"their first {spdx.HEAD_LINES} lines (python3 scripts/spdx.py --fix "
+        f"adds it): {bad}"
+    )
 
 
 def test_spdx_line_follows_a_shebang(tmp_path):
@@ -62,8 +79,10 @@ def test_spdx_line_follows_a_shebang(tmp_path):
     f = tmp_path / "run"
     f.write_text("#!/usr/bin/env bash\necho hi\n")
     spdx.fix(tmp_path, "run", ("# ", ""))
-    assert f.read_text().splitlines()[:2] == ["#!/usr/bin/env bash",
-                                              "# SPDX-License-Identifier: BSD-3-Clause"]
+    assert f.read_text().splitlines()[:2] == [
+        "#!/usr/bin/env bash",
+        "# SPDX-License-Identifier: BSD-3-Clause",
+    ]
     assert spdx.comment_of("cpp/src/x.h", "") == ("/* ", " */")
     assert spdx.comment_of("fortran/x.F90", "") == ("! ", "")
     assert spdx.comment_of("docs/x.md", "") is None
@@ -73,8 +92,9 @@ def test_citation_names_this_version():
     version = (REPO / "VERSION").read_text().strip()
     cff = (REPO / "CITATION.cff").read_text()
     assert re.search(r"^cff-version: 1\.2\.0$", cff, re.M)
-    assert re.search(rf"^version: {re.escape(version)}$", cff, re.M), \
+    assert re.search(rf"^version: {re.escape(version)}$", cff, re.M), (
         "CITATION.cff's version is not the one in VERSION"
+    )
     # The DOI of the PGAS'14 paper, the one DOI docs/references.md gives.
     assert "10.1145/2676870.2676875" in cff
 
@@ -82,5 +102,6 @@ def test_citation_names_this_version():
 def test_changelog_has_a_section_for_this_version():
     version = (REPO / "VERSION").read_text().strip()
     log = (REPO / "CHANGELOG.md").read_text()
-    assert re.search(rf"^## \[{re.escape(version)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", log, re.M), \
+    assert re.search(rf"^## \[{re.escape(version)}\] - \d{{4}}-\d{{2}}-\d{{2}}$", log, re.M), (
         f"CHANGELOG.md has no '## [{version}] - YYYY-MM-DD' section"
+    )

@@ -237,7 +237,7 @@ def op_raises():
     where the function raised, a DartError naming that unit elsewhere), and the units
     stay in step."""
     dart.init()
-    me, n = dart.myid(), dart.size()
+    _me, n = dart.myid(), dart.size()
 
     def bad(invec, inoutvec):
         raise ValueError("deliberate failure in a reduction operation")

@@ -49,7 +49,7 @@ def coll(cat: str, fn, *args, **kw):
     failed = 0
     try:
         fn(*args, **kw)
-    except EXPECTED as e:
+    except EXPECTED:
         failed = 1
         errors[cat] += 1
     except Exception:  # noqa: BLE001 -- reported below, after the agreement
