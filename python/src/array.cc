@@ -796,10 +796,10 @@ void bind_array(py::module_ &m) {
         return false;
       });
 
-  py::class_<Array>(m, "Array", R"(A distributed N-d array with ghost layers (dart_array.h).
+  py::class_<Array>(m, "Array", R"(A distributed N-d array with ghost layers (dart_array.h)::
 
-Array(shape, dtype=numpy.float64, *, team=TEAM_ALL, halo=0, boundary="none",
-      stencil="star", procs=None, blocks=None, exchange="auto")
+    Array(shape, dtype=numpy.float64, *, team=TEAM_ALL, halo=0, boundary="none",
+          stencil="star", procs=None, blocks=None, exchange="auto")
 
 Collective over `team`: the global array of `shape` (1 to ARRAY_MAX_DIMS dimensions, C
 order) is block-distributed on a process grid (`procs`, 0 entries or None: chosen as
