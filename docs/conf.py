@@ -48,7 +48,9 @@ napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 
 # breathe: the C API from Doxygen's XML of cpp/include (scripts/docs.sh writes it).
-breathe_projects = {"dart": os.environ.get("DART_DOXYGEN_XML", str(REPO / "_build/docs/doxygen-c/xml"))}
+breathe_projects = {
+    "dart": os.environ.get("DART_DOXYGEN_XML", str(REPO / "_build/docs/doxygen-c/xml"))
+}
 breathe_default_project = "dart"
 breathe_domain_by_extension = {"h": "c"}
 # The headers' macros that are attributes, not part of a declaration.

@@ -4,8 +4,8 @@
 #
 #   bash scripts/docs.sh
 #
-# 1. doxygen (apt, installed if missing): the C API as XML for breathe (docs/Doxyfile.c)
-#    and the Fortran module as HTML pages (docs/Doxyfile.fortran, the site's fortran-api/).
+# 1. doxygen (apt, installed if missing): the C API as XML for breathe (docs/Doxyfile-c)
+#    and the Fortran module as HTML pages (docs/Doxyfile-fortran, the site's fortran-api/).
 # 2. Sphinx (docs/requirements.txt, pip-installed into the venv when missing): the
 #    Markdown pages (MyST) and the API references, warnings as errors (-W).
 # 3. scripts/check_links.py: every internal link and #anchor of the built site resolves.
@@ -67,8 +67,8 @@ step() { # <name> <command...>: runs it, prints its output, records the result
 doxygen_all() {
   rm -rf "$OUT/doxygen-c" "$OUT/doxygen-fortran"
   mkdir -p "$OUT/doxygen-c" "$OUT/doxygen-fortran"
-  (cd "$REPO" && DART_DOXYGEN_OUT=$OUT/doxygen-c doxygen docs/Doxyfile.c) &&
-    (cd "$REPO" && DART_DOXYGEN_OUT=$OUT/doxygen-fortran doxygen docs/Doxyfile.fortran)
+  (cd "$REPO" && DART_DOXYGEN_OUT=$OUT/doxygen-c doxygen docs/Doxyfile-c) &&
+    (cd "$REPO" && DART_DOXYGEN_OUT=$OUT/doxygen-fortran doxygen docs/Doxyfile-fortran)
 }
 
 sphinx() {

@@ -46,11 +46,12 @@ BIN=$VENV/bin
 
 # --- which files -------------------------------------------------------------------------
 cd "$REPO"
-tracked() { git ls-files -- "$@"; }
-py_files() { tracked '*.py' '*.pyi' benchmarks/run | grep -v '^notebooks/' || true; }
-c_files() { tracked '*.c' '*.cc' '*.h' '*.hpp' | grep -v '^cpp/include/' || true; }
-f_files() { tracked '*.F90' '*.f90' '*.inc'; }
-sh_files() { tracked 'scripts/*.sh' .ci/run tests/fortran/install_check.sh; }
+# By the end of the name (a pathspec like '*.c' would also take docs/Doxyfile.c).
+tracked() { git ls-files | grep -E "$1" || true; }
+py_files() { tracked '(\.pyi?|^benchmarks/run)$' | grep -v '^notebooks/' || true; }
+c_files() { tracked '\.(c|cc|h|hpp)$' | grep -v '^cpp/include/' || true; }
+f_files() { tracked '\.(F90|f90|inc)$'; }
+sh_files() { tracked '(^scripts/[^/]*\.sh|^\.ci/run|^tests/fortran/install_check\.sh)$'; }
 # Drops the files of scripts/format-pending.txt from stdin's list.
 not_pending() {
   if [[ -s $PENDING ]]; then grep -vxF -f <(grep -v '^#' "$PENDING") || true; else cat; fi
