@@ -173,10 +173,11 @@ if [[ ${DART_SKIP_PYTHON:-0} != 1 && -z $SANITIZE ]]; then
     fi
     pip=("$py" -m pip install -q --disable-pip-version-check)
     # numpy and pytest for dartpy and its tests; nbclient, ipykernel and matplotlib for the
-    # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot.
-    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib' 2>/dev/null; then
-      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib"
-      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib ||
+    # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot; mypy for
+    # the check of the stubs (tests/python/test_docs.py, mypy.stubtest).
+    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy' 2>/dev/null; then
+      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy"
+      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy ||
         { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
     fi
     # mpi4py: rebuilt when missing, broken, or built with another wrapper. No pip cache:

@@ -884,10 +884,10 @@ with free() or a with block (BufferError on every unit while views live).)")
                   py::arg("boundary") = "none", py::arg("stencil") = "star",
                   py::arg("procs") = py::none(), py::arg("blocks") = py::none(),
                   py::arg("exchange") = "auto",
-                  R"(Collective over `team`: a new Array holding the .npy file at `path`.
+                  R"(Collective over `team`: a new Array holding the .npy file at `path`::
 
-Array.load(path, *, dtype=None, team=TEAM_ALL, halo=0, boundary="none", stencil="star",
-           procs=None, blocks=None, exchange="auto")
+    Array.load(path, *, dtype=None, team=TEAM_ALL, halo=0, boundary="none", stencil="star",
+               procs=None, blocks=None, exchange="auto")
 
 The shape is the file's; so is the dtype unless given (a given dtype must be the file's).
 The other arguments are those of Array(): any team, grid, blocks and ghosts, whatever
