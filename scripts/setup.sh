@@ -48,6 +48,8 @@ PACKAGES=(
   libgtest-dev googletest
   # NUMA and core detail of the locality API; the build works without it (sysfs).
   libhwloc-dev
+  # The API references of the documentation site (scripts/docs.sh; it installs it too).
+  doxygen
 )
 
 missing=()
