@@ -33,7 +33,7 @@ def _public():
         obj = getattr(dartpy, name)
         if name.startswith("_") or inspect.ismodule(obj):
             continue
-        if inspect.isclass(obj) or callable(obj):
+        if inspect.isclass(obj) or inspect.isroutine(obj):  # not typing aliases
             yield name, obj
 
 
