@@ -146,7 +146,9 @@ apply_formatters() { # <all|checked>
     mapfile -t py < <(files_of ruff-format)
     mapfile -t c < <(files_of clang-format)
   fi
-  "$BIN/ruff" check --quiet --force-exclude --fix "${py[@]}" || true
+  # --fix also applies ruff's safe fixes; --format-all only formats (layout and import
+  # order), so that its commit changes nothing else.
+  [[ $1 == all ]] || "$BIN/ruff" check --quiet --force-exclude --fix "${py[@]}" || true
   if ((${#py[@]})); then
     "$BIN/ruff" check --quiet --force-exclude --select I --fix "${py[@]}" || true
     "$BIN/ruff" format --quiet --force-exclude "${py[@]}"

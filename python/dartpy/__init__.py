@@ -38,6 +38,7 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ._errors import DartError  # before _core, which raises it
+# isort: split
 from . import _core
 from ._core import *  # noqa: F401,F403  (the C API mirror)
 from ._core import (  # noqa: F401  (explicit names for readers and type checkers)
