@@ -20,8 +20,8 @@
 # DART_CI_SANITIZERS=0 leaves them out, =1 forces them. By default (auto) they run unless
 # the call selects a part: ctest arguments, DART_SANITIZE, or DART_MPIS/DART_TESTS
 # without mpich/cpp. Every step prints how long it took.
-# The lint step (scripts/lint.sh) runs first and the docs step (scripts/docs.sh, with the
-# first MPI's venv) after the MPI runs; their results enter the summary like every test.
+# The lint step (scripts/lint.sh) and the docs step (scripts/docs.sh, with the first MPI's
+# venv) run after the MPI runs; their results enter the summary like every test.
 # DART_CI_LINT / DART_CI_DOCS: 0 leaves them out, 1 forces them; by default (auto) they run
 # unless the call selects a part (ctest arguments, DART_SANITIZE, DART_TESTS).
 set -euo pipefail
@@ -154,11 +154,12 @@ want_step() { # <DART_CI_* value>: 0 or 1
   case $1 in 1) return 0 ;; 0) return 1 ;; *) ((part_selected == 0)) ;; esac
 }
 
-if want_step "${DART_CI_LINT:-auto}"; then script_step lint lint.sh DART_LINT_JUNIT; fi
-
 for mpi in $MPIS; do
   run_step "$mpi" "$SANITIZE" "$SUITES" "$@"
 done
+
+# After the setup, which installs what lint.sh needs to make its venv (python3-venv).
+if want_step "${DART_CI_LINT:-auto}"; then script_step lint lint.sh DART_LINT_JUNIT; fi
 
 if want_step "${DART_CI_DOCS:-auto}"; then
   docs_mpi=""
