@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bench_alloc: collective allocation of equal and per-unit sizes (issue 30).
 //
 //   mpiexec -n N bench_alloc [--sizes 4096,1048576] [--reps R] [--live M] [--impl NAME]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Latency of DART atomics and team locks against raw MPI atomics on the same window
 // kinds, 2 units, unit 0 -> unit 1 (rows of `benchmarks/run latency`).
 //

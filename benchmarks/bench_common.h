@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Shared timing harness of the DART-MPI benchmark programs (MPI only, no DART).
 //
 // Method (see docs/performance.md): rank 0 is the origin, rank 1 the target. For

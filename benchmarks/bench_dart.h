@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The harness (bench_common.h) plus what the benchmarks of DART itself share.
 #pragma once
 

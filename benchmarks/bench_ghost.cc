@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bench_ghost: the ghost-area exchange of Thakur, Gropp and Toonen (EuroPVM/MPI 2004,
 // Table 1). The units form a periodic 2D process grid (heat::dims_create); every unit
 // sends one ghost area of --sizes bytes to each of its 4 (N, S, W, E) or 8 (plus the

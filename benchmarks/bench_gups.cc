@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // HPCC RandomAccess (GUPS) on DART atomics and on plain MPI RMA.
 //
 // Rules as in HPCC's RandomAccess: a table of 2^n 64-bit words per unit (global table

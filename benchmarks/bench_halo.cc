@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bench_halo: the halo exchange of IJNC 2017 Sec. 7 (3D heat conduction, six faces,
 // float64) and a 2D 5-point stencil, with every implementation registered in halo.h
 // (halo_*.cc) running the same arithmetic on the same geometry in one job.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bench_io: the save and load of a distributed array as one .npy file (dart_array_save,
 // dart_array_load) against raw MPI-IO of the same subarrays in the same job.
 //

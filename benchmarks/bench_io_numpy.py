@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The NumPy baseline of benchmarks/run io: one process saves and loads the whole array.
 
   python bench_io_numpy.py [--mib 8,64,256,1024] [--reps 3] [--dir DIR] [--out FILE]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // DART latency: put_blocking, get_blocking and the initiation time of
 // put_handle/get_handle, unit 0 -> unit 1, through the public DART C API only.
 //

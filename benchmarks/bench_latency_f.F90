@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! bench_latency_f: the DART latency benchmark of bench_latency.cc through the Fortran
 ! module `dart` (impl `dart-fortran`): put_blocking, get_blocking and the initiation time
 ! of put_handle/get_handle, unit 0 -> unit 1, on integer(int8) buffers of n bytes, so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI-only reference numbers for the DART latency benchmark (links MPI, not DART).
 //
 // Default impls (rows of `benchmarks/run latency`):

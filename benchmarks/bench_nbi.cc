@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bench_nbi: non-blocking transfers as in PGAS'14 Figs. 10-11: the initiation time
 // (`*_init`: only the call that starts the transfer is timed; up to 1024 are outstanding,
 // completed outside the timed region) and the completion time (`*_complete`: start plus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Notified access latency (dart_notify.h): a ping-pong between unit 0 and unit 1 in which
 // each hop moves `bytes` into the peer's memory and tells the peer it arrived; a row is
 // half a round trip (Case::divisor 2). Rows (bench=notify, CSV of bench_common.h):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // bench_overlap: how much of a non-blocking transfer the origin can hide behind its own
 // computation (bench=overlap), and what a computing target costs an origin's get
 // (bench=overlap-target). Unit 0 is the origin, unit 1 the target.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Python latency rows for benchmarks/run latency (2 processes under mpiexec).
 
   --impl dartpy   dartpy.put_blocking / dartpy.get_blocking, unit 0 -> unit 1 (placement

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The halo benchmark (bench_halo): one stencil, several halo-exchange implementations.
 //
 // The geometry is shared: every unit owns an n^ndim block (weak scaling) of a global

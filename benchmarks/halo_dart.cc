@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // halo implementation `dart` / `dart-nb`: one DART team allocation holding both buffers;
 // each face is one dart_get_blocking (dart-nb: dart_get_handle, completed with
 // dart_waitall) with an indexed DART type on both sides, after a dart_barrier (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // halo implementations `dart-array` / `dart-array-nb` / `dart-array-notify`: the exchange
 // a scientist writes with DART's distributed arrays (dart_array.h). Each buffer is an
 // array of the global grid with ghost width 1 on the geometry's process grid, so its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // halo implementation `dart-notify` (blocking only): the owners push. start(t) puts each
 // of my faces of buffer t into the neighbour's halo of buffer t with dart_put_notify (as
 // the heat examples' --mode notify did before they moved to dart_array.h), adding 1 to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // halo implementation `mpi-p2p` / `-nb`: two-sided exchange of the faces (MPI packs them
 // through the indexed datatypes): MPI_Sendrecv per neighbour (-nb: MPI_Irecv + MPI_Isend
 // of all faces, MPI_Waitall in finish). The messages synchronise; no barrier. Tag = the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // halo implementation `mpi-rma-flat` / `-nb`: the flat MPI RMA version of IJNC 2017: one
 // MPI_Win_allocate window holding both buffers, one lock_all epoch, no locality; each
 // face is one MPI_Get with indexed types followed by MPI_Win_flush (-nb: MPI_Rget, all

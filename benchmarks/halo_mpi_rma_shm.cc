@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // halo implementation `mpi-rma-shm` / `-nb`: the hand-written locality-aware MPI version
 // of IJNC 2017: the buffers live in an MPI_Win_allocate_shared window of the (emulated)
 // node, exposed to the other nodes by an MPI_Win_create window over the same memory.

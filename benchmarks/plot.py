@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots of the benchmark CSV files (run by benchmarks/run with the MPI's venv python).
 
 usage: python plot.py FILE.csv OUT.png [FILE.csv OUT.png ...]

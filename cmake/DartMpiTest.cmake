@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DartMpiTest.cmake: register MPI programs with CTest, once per unit count and
 # node-emulation setting.
 #

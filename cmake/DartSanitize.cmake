@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DartSanitize.cmake: build the library, the Fortran bindings and the tests with a
 # sanitizer (examples and benchmarks are left out of a sanitizer tree), and give every MPI
 # test the sanitizer's runtime options.

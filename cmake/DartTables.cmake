@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # DartTables.cmake -- the Fortran named constants of module `dart`, generated from the one
 # list of basic types, predefined operations and return codes in
 # cpp/include/dash/dart/if/dart_tables.h (X-macros DART_BASIC_TYPE_LIST,

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart: the Fortran 2008 interface of DART-MPI (`use dart`).
 !
 ! Every function of the DART 3.2 C API (and of the DART-MPI extensions) has a Fortran

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart_array_int64: the distributed-array wrappers of module `dart` for integer(int64) data
 ! (private to the library; the public module `dart` re-exports the generics). The code
 ! is the shared template dart_array_template.inc; see there.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart_arrays: distributed N-d arrays with ghost layers (dart_array.h) in module `dart`: the
 ! wrappers without buffers (create, destroy, copy, the halo updates, the queries, the .npy
 ! files: save, load, file_info) and the shared bodies of the typed wrappers of

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart_buf_complex64: the buffer wrappers of module `dart` for complex(real64) data (private to the
 ! library; the public module `dart` re-exports the generics). The code is the shared
 ! template dart_buf_template.inc; see there.

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart_c_binding: raw bind(C) interfaces to the DART C API (dart.h, with dart_ext.h,
 ! dart_notify.h and dart_array.h) and to the small C helpers of the Fortran library
 ! (dart_f_shim.c), plus the interoperable types and named constants that the public

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart_cstyle: the C-style specifics of module `dart` (private to the library; `dart`
 ! re-exports the generics): dart_put(gptr, c_loc(x), nelem, src_type, dst_type) and the
 ! like, exactly as in C, with nelem of kind c_size_t or default integer (int32).

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart_f_base: the error path shared by every wrapper of the Fortran module (private to the
 ! library).
 !

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_f_shim.c -- the two helpers of the Fortran module that need C.
  *

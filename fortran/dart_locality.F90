@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart_locality_f: the locality queries of dart_locality.h in module `dart`: where a unit
 ! runs (its node, host, NUMA domain, core, the cores of its node), the domains of a scope
 ! with their units, and a team split by locality (dart_team_locality_split, a DART-MPI

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The main demo: set everything up (scripts/setup.sh; MPICH only unless DART_MPIS says
 # otherwise), then run heat2d on 4 units in Python and in Fortran, each writing its field
 # as one .npy file (every unit its block), show that the two files are identical byte for

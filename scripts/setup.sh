@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Set up DART-MPI on Debian 12: install the apt packages, then configure, build and install
 # the library once per MPI. Idempotent; a second run only checks and takes seconds.
 #
@@ -15,6 +16,8 @@
 #                     C++ and Fortran tests only: no install, no Python step
 #   DART_BUILD_FOR_TESTS  with DART_SANITIZE: ctest selection arguments (e.g. "-R threads");
 #                     only the library and the programs those tests run are built
+#   DART_WERROR       1: compiler warnings are errors (CMake DART_WERROR=ON); the default is
+#                     1 when CI=true (CI builds must be warning-free), else 0
 # Build trees: <repo>/_build/<mpi>. Python environments: <repo>/_venv/<mpi>.
 set -euo pipefail
 
@@ -23,6 +26,10 @@ MPIS=${DART_MPIS:-mpich openmpi}
 PREFIX_BASE=${DART_PREFIX_BASE:-$REPO/_install}
 BUILD_TYPE=${DART_BUILD_TYPE:-Release}
 SANITIZE=${DART_SANITIZE:-}
+if [[ ${CI:-} == true ]]; then WERROR=${DART_WERROR:-1}; else WERROR=${DART_WERROR:-0}; fi
+# Not for the sanitizer trees: GCC warns about what a sanitizer does not support (e.g.
+# -Wtsan on atomic_thread_fence), which says nothing about the code.
+if [[ $WERROR == 1 && -z $SANITIZE ]]; then WERROR=ON; else WERROR=OFF; fi
 case $SANITIZE in
   "") tree_suffix="" ;;
   address) tree_suffix=-asan ;;
@@ -41,6 +48,8 @@ PACKAGES=(
   libgtest-dev googletest
   # NUMA and core detail of the locality API; the build works without it (sysfs).
   libhwloc-dev
+  # The API references of the documentation site (scripts/docs.sh; it installs it too).
+  doxygen
 )
 
 missing=()
@@ -79,14 +88,16 @@ for mpi in $MPIS; do
 
   # (Re)configure when the tree is new, half-configured, or installs elsewhere. Otherwise
   # `cmake --build` re-runs CMake by itself when a CMakeLists.txt or a glob changed.
-  cached_prefix="" cached_fortran="" cached_sanitize=""
+  cached_prefix="" cached_fortran="" cached_sanitize="" cached_werror=""
   if [[ -f $build/CMakeCache.txt ]]; then
     cached_prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:[A-Z]*=//p' "$build/CMakeCache.txt")
     cached_fortran=$(sed -n 's/^DART_ENABLE_FORTRAN:[A-Z]*=//p' "$build/CMakeCache.txt")
     cached_sanitize=$(sed -n 's/^DART_SANITIZE:[A-Z]*=//p' "$build/CMakeCache.txt")
+    cached_werror=$(sed -n 's/^DART_WERROR:[A-Z]*=//p' "$build/CMakeCache.txt")
   fi
   if [[ ! -f $build/build.ninja && ! -f $build/Makefile ]] || [[ $cached_prefix != "$prefix" ]] \
-      || [[ $cached_fortran != ON ]] || [[ $cached_sanitize != "$SANITIZE" ]]; then
+      || [[ $cached_fortran != ON ]] || [[ $cached_sanitize != "$SANITIZE" ]] \
+      || [[ $cached_werror != "$WERROR" ]]; then
     gen=()
     [[ -f $build/CMakeCache.txt ]] || gen=(-G "$GENERATOR")
     log "$mpi$tree_suffix: configure ($build)"
@@ -96,7 +107,7 @@ for mpi in $MPIS; do
         -DCMAKE_INSTALL_PREFIX="$prefix" \
         -DMPI_C_COMPILER="$cc" -DMPI_CXX_COMPILER="$cxx" \
         -DMPIEXEC_EXECUTABLE="$run" -DDART_MPI_FLAVOR="$mpi" \
-        -DDART_ENABLE_FORTRAN=ON -DDART_SANITIZE="$SANITIZE" \
+        -DDART_ENABLE_FORTRAN=ON -DDART_SANITIZE="$SANITIZE" -DDART_WERROR="$WERROR" \
         >"$build/configure.log" 2>&1; then
       cat "$build/configure.log" >&2
       log "$mpi: configure FAILED"
@@ -164,10 +175,11 @@ if [[ ${DART_SKIP_PYTHON:-0} != 1 && -z $SANITIZE ]]; then
     fi
     pip=("$py" -m pip install -q --disable-pip-version-check)
     # numpy and pytest for dartpy and its tests; nbclient, ipykernel and matplotlib for the
-    # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot.
-    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib' 2>/dev/null; then
-      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib"
-      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib ||
+    # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot; mypy for
+    # the check of the stubs (tests/python/test_docs.py, mypy.stubtest).
+    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy' 2>/dev/null; then
+      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy"
+      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy ||
         { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
     fi
     # mpi4py: rebuilt when missing, broken, or built with another wrapper. No pip cache:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Set everything up (scripts/setup.sh) and run every test, for each MPI.
 #
 #   bash scripts/test.sh [ctest arguments, e.g. -R test_init -L n2]
@@ -19,6 +20,10 @@
 # DART_CI_SANITIZERS=0 leaves them out, =1 forces them. By default (auto) they run unless
 # the call selects a part: ctest arguments, DART_SANITIZE, or DART_MPIS/DART_TESTS
 # without mpich/cpp. Every step prints how long it took.
+# The lint step (scripts/lint.sh) and the docs step (scripts/docs.sh, with the first MPI's
+# venv) run after the MPI runs; their results enter the summary like every test.
+# DART_CI_LINT / DART_CI_DOCS: 0 leaves them out, 1 forces them; by default (auto) they run
+# unless the call selects a part (ctest arguments, DART_SANITIZE, DART_TESTS).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -130,9 +135,45 @@ run_step() { # <mpi> <san> <suites> [ctest args...]
   notes+=("step $tag ($suites): $((SECONDS - start)) s")
 }
 
+# The lint and docs steps: each a script that writes its results as JUnit XML.
+script_step() { # <name> <script> <junit variable>
+  local name=$1 script=$2 var=$3 start=$SECONDS
+  echo "=== $name ==="
+  expected+=("$name")
+  if env "$var=$results/$name.xml" bash "$REPO/scripts/$script"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    notes+=("$name: failed (scripts/$script, see above)")
+  fi
+  notes+=("step $name: $((SECONDS - start)) s")
+}
+part_selected=0
+if (($# > 0)) || [[ -n $SANITIZE || -n ${DART_TESTS:-} ]]; then part_selected=1; fi
+want_step() { # <DART_CI_* value>: 0 or 1
+  case $1 in 1) return 0 ;; 0) return 1 ;; *) ((part_selected == 0)) ;; esac
+}
+
 for mpi in $MPIS; do
   run_step "$mpi" "$SANITIZE" "$SUITES" "$@"
 done
+
+# After the setup, which installs what lint.sh needs to make its venv (python3-venv).
+if want_step "${DART_CI_LINT:-auto}"; then script_step lint lint.sh DART_LINT_JUNIT; fi
+
+if want_step "${DART_CI_DOCS:-auto}"; then
+  docs_mpi=""
+  for mpi in $MPIS; do
+    if [[ -x $REPO/_venv/$mpi/bin/python ]]; then docs_mpi=$mpi; break; fi
+  done
+  if [[ -n $docs_mpi ]]; then
+    DART_DOCS_MPI=$docs_mpi script_step docs docs.sh DART_DOCS_JUNIT
+  else
+    failed=$((failed + 1))
+    notes+=("docs: no venv of $MPIS to build the docs with")
+    echo "no venv of $MPIS (scripts/setup.sh failed?)" >"$results/docs.missing"
+  fi
+fi
 
 san_steps=${DART_CI_SANITIZERS:-auto}
 if [[ $san_steps == auto ]]; then

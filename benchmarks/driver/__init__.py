@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The benchmark driver behind benchmarks/run (python3 standard library only).
 
 Shared machinery: jobs.py (launching jobs, the build tree), options.py (the command

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run alloc`: collective allocation of equal and per-unit sizes (issue 30):
 the time of one dart_team_memalloc_aligned (and its free) and the heap of a live segment
 per unit, at equal and unequal sizes, 2 to 64 units on one machine with Open MPI (2 with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """docs/performance.md and the plots from the CSV files of `all` (`benchmarks/run doc`),
 and `benchmarks/run report`, the terminal summary of CSV files."""
 
@@ -79,7 +80,7 @@ def targets_section(mpi, targets, notes):
             cell = f"**MISS** [{used.index((key, text)) + 1}]"
         tg.append(f"| {name} | {measured} | {cell} |")
     tg.append("")
-    for i, (key, text) in enumerate(used, 1):
+    for i, (_key, text) in enumerate(used, 1):
         tg.append(f"{i}. {text}")
     tg.append("")
     return tg

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What the suite, the document and the command line need to know of an experiment;
 each experiment module defines one EXPERIMENT, experiments.py lists them."""
 

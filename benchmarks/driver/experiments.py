@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Every experiment, in the order `all` runs them and the document shows their results,
 and the targets of a run in the order of the document's table."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run ghost`: the ghost-area exchange of EuroPVM/MPI 2004 (bench_ghost: 4 and
 8 neighbours, every MPI synchronisation style and DART), its ratio table and target."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run gups`: HPCC RandomAccess with DART atomics (node and remote) against
 plain MPI_Accumulate, and its target: DART's GUPS at least MPI's."""
 

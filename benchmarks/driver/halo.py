@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run halo`: the halo exchange of bench_halo (benchmarks/halo.h: 3D heat and a
 2D stencil in every registered implementation) and of the heat3d examples (C++, Python,
 Fortran), their tables, their targets and the lines of code of each implementation's

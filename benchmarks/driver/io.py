@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run io`: the save and load of a distributed array as one .npy file
 (dart_array_save/_load, issue 29) on 1, 2 and 4 units against raw MPI-IO of the same
 subarrays (bench_io, one job) and against one process's np.save/np.load of the same array

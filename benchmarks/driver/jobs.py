@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Running the benchmark programs: where they are built (and bringing that build up to
 date), and launching a job of them through dartpy's launch module, with the node layout
 of the placement it measures."""

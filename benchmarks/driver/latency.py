@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run latency`: DART's put/get and handles (C, Fortran, Python), atomics and
 locks against the MPI baselines of the same run, node and emulated remote placement,
 and their target ratios."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run nbi`: initiation and completion time of non-blocking transfers (DART
 handles, MPI_Rput/Rget, MPI_Put/Get + flush; PGAS'14 Figs. 10-11)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run notify`: notified access, half a round trip of a put and its
 notification (dart_put_notify against the other ways to tell the peer), and its
 targets."""

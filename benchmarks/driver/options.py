@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The options of the subcommands (benchmarks/run --help lists them) and what the
 driver passes on from them to a benchmark program."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run overlap` (issue 14, asynchronous progress): availability and host
 overhead of a non-blocking get/put while the unit computes, the get latency to a
 computing target, with and without progress processes, the offload threshold's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Rows of results: the CSV columns, merging the rows of several rounds, and the CSV
 files the experiments write and the document is made from."""
 

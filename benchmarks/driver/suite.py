@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run all`: every experiment (or those of --only) into a folder of CSV, text
 and PNG files, then the document; with --gate, each experiment only on a quiet
 machine (Gate)."""

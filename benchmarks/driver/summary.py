@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The summary of latency-style rows (latency, gups, windows, and whatever `report`
 is given besides halo, ghost and overlap): the transfer tables, the atomics and locks,
 RandomAccess, and the target ratios."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Rendering rows as tables, as text for the terminal or as Markdown for the document:
 the number formats, the generic latency tables (a column per message size) and the
 per-operation table (a column per placement)."""

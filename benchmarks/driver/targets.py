@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The targets of docs/performance.md: how an experiment states one and what a verdict
 line looks like. Two forms:
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The command of an experiment that is one 2-unit program run at node and at remote
 placement (nbi, notify)."""
 
@@ -18,7 +19,7 @@ def two_placement_cmd(argv, prog, what, title, quick_sizes=None, targets=None):
         opts["sizes"] = quick_sizes
     args = program_args(opts)
     per_round = []
-    for r in range(int(opts["rounds"] or 1)):
+    for _ in range(int(opts["rounds"] or 1)):
         rows = []
         for pl in ("node", "remote"):
             rows += run_job(mpi, progs[prog], args + ["--placement", pl],

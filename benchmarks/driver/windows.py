@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`benchmarks/run windows`: the side experiment behind DART's choice of window kinds,
 MPI put/get + flush on each kind of MPI window (bench_mpi_baselines)."""
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pools carved up locally: PoolAllocator (pool.h), which serves the dart_memalloc pool
 // (globmem.cc) and the allocators of DART 3.2's dart_allocator_* (here): one collective
 // segment per allocator, each unit carving up its own part (first fit with coalescing).

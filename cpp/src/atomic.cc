@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Atomics: CPU atomic instructions on the shared memory of teams inside one node, and
 // MPI_Accumulate / MPI_Fetch_and_op / MPI_Compare_and_swap everywhere else.
 //

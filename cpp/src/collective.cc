@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Collectives on team communicators and two-sided send/recv on a private duplicate of
 // MPI_COMM_WORLD. Counts above DART_TRANSFER_CHUNK (at most INT_MAX) elements are
 // described by one derived "big contiguous" type, or split for reductions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one place that reads DART_* environment variables (listed in README.md).
 #include "internal.h"
 

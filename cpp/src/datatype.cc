@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Datatypes: the basic types, derived (strided, indexed, custom) types, the layout walker
 // of the direct path, MPI layouts for the RMA path, and user-defined reduction operators.
 #include "internal.h"

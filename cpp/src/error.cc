@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Error codes, per-thread detail messages and the translation of MPI errors.
 #include "internal.h"
 

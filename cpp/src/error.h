@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Error reporting of the core and of the layers above it (cpp/src/array): the per-thread
 // detail message behind dart_error_detail(), the translation of MPI return codes and the
 // early-return macro. Needs no MPI header.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The test-only fault hook (DART_FAULT=<site>:<unit>[:<first>[:<count>]], read by
 // config.cc at dart_init; docs/error-contract.md): the sites whose local step it can make
 // fail, for the core and the layers above it (cpp/src/array). The MPI call of a site has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global memory: the per-unit pool (dart_memalloc), collective aligned allocations,
 // registration of user memory, and global pointer helpers.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Groups: local, always sorted sets of absolute (global) unit ids.
 #include "internal.h"
 

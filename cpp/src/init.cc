@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart_init / dart_exit, unit ids, node locality, configuration queries.
 #include "internal.h"
 

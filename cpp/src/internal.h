@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Internal state of the DART-MPI core. Not installed; bindings never include it.
 //
 // The MPI policy (which window, which epoch, which flush) lives here and in the .cc

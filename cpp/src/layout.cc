@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The layout engine: an N-dimensional array layout (extents and strides in elements) as one
 // DART datatype, cached by the core. Both bindings describe their arrays through it: the
 // Fortran module passes a C descriptor's dimensions, dartpy a NumPy array's shape and

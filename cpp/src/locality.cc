@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The locality API of DART 3.2 (dart_locality.h): per team a tree of domains GLOBAL ->
 // NODE -> MODULE -> NUMA -> CORE, built at the first query from every unit's hardware as
 // dart_init exchanged it (locality_hw.cc): a local call, nothing is exchanged after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // The hardware of one unit as dart_init exchanges it (locality_hw.cc) and the locality
 // API reports it (locality.cc): plain words, the same size everywhere. -1: unknown.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The hardware of this process as the locality API reports it (locality.cc), and its
 // exchange at dart_init: one allgather of every unit's UnitHw (locality.h), from which
 // the nodes' names follow. The facts come from hwloc where it is built in

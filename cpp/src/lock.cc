@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Team locks: an MCS queue lock (PGAS'14) over MPI-3 atomics on 32-bit words.
 //
 // Each lock owns a 2-int segment per unit: word 0 is the queue tail (used on the lock's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Notified access (dart_notify.h): put-with-notification, event posts and waits on
 // 64-bit counters in counter blocks of dart_notify_alloc.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One-sided communication: put/get in their flush-based, blocking and handle forms.
 //
 // Same-node targets (shared-memory segments) are copied with load/store at once, so every

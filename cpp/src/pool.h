@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // A first-fit allocator of offsets in a pool of bytes, with coalescing (allocator.cc): the
 // dart_memalloc pool of each unit (globmem.cc) and each allocator of dart_allocator_new.
 // Not thread-safe: its owners lock.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Progress processes (DART_PROGRESS_PER_NODE=k; docs/design.md, "Progress").
 //
 // k processes of every (emulated) node are not units: they serve the units of their node.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPI quirks (quirks.h): the table, library detection and the description of the set.
 #include "quirks.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // MPI quirks: every workaround for a defect or limit of an MPI library, in one place.
 //
 // Each quirk has a name, the MPI library and version range it applies to (queried at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Teams: collective, each with its own communicator and node communicator.
 // Team ids come from a per-unit counter agreed on by MAX over the parent team, so a unit
 // never sees an id twice; id -> team is an index into g->teams (O(1)).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Backoff: the pause of DART's own wait loops (docs/design.md, "Locks").
 #include "internal.h"
 

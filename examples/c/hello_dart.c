@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * hello_dart: every unit sends a greeting to its right neighbour with one-sided puts,
  * then unit 0 gathers what everybody received and prints it with the path it took.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // heat2d: Jacobi iteration of the 2D heat equation (5-point stencil) on an nx x ny grid
 // of float64, on DART's distributed arrays (dart_array.hpp). The C++ twin of
 // examples/python/heat2d.py and examples/fortran/heat2d.f90 (same command line, same

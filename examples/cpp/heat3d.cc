@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // heat3d: the 3D heat conduction of the IJNC 2017 paper: explicit finite differences
 // (7-point stencil) on an nx x ny x nz grid of float64 with fixed boundary temperatures,
 // checkerboard 3D decomposition over the units, six neighbours, on DART's distributed

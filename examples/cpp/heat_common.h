@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Shared pieces of the C++ heat examples (heat2d.cc, heat3d.cc): command line, the
 // output file, the checksum and the report. The Python and Fortran versions implement
 // exactly the same rules (docs/porting.md); the process grid and the blocks are the

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 program halo_array                                     ! mpiexec -n 4 ./halo_array_f
   use dart; use, intrinsic :: iso_fortran_env, only: real64; implicit none
   type(dart_array) :: a; real(real64), pointer :: p(:, :); integer :: lo(2), hi(2), i, j, me

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! The README's halo exchange: every unit gets its ring neighbours' edge rows.
 program halo                                   ! mpiexec -n 4 ./halo_ring_f
   use dart; use, intrinsic :: iso_fortran_env, only: real64; implicit none

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! heat2d: Jacobi iteration of the 2D heat equation (5-point stencil) on an nx x ny grid
 ! of float64, on DART's distributed arrays (type(dart_array)). The Fortran twin of
 ! examples/cpp/heat2d.cc and examples/python/heat2d.py: the same command line, the same

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! heat_common: the shared pieces of the Fortran heat examples (heat2d.f90, heat3d.f90),
 ! with exactly the rules of examples/cpp/heat_common.h and the Python twins:
 !

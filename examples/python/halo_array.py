@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The README's first example: a distributed array that owns its ghost layers."""
 import numpy as np
 import dartpy as dart                              # mpiexec -n 4 python halo_array.py

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The README's halo exchange: every unit gets its ring neighbours' edge columns."""
 import dartpy as dart                               # mpiexec -n 4 python halo_ring.py
 dart.init()

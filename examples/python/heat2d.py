@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """heat2d: Jacobi iteration of the 2D heat equation (5-point stencil) with DART.
 
 The Python twin of examples/cpp/heat2d.cc and examples/fortran/heat2d.f90: the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """heat3d: the 3D heat conduction of the IJNC 2017 paper with DART.
 
 The Python twin of examples/cpp/heat3d.cc and examples/fortran/heat3d.f90 (same command

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What the Python heat examples share (the twin of examples/cpp/heat_common.h and
 examples/fortran/heat_common.f90): the command line, the two iterates (with --restart the
 first from a .npy file), the checksum and the report. The process grid and the blocks are

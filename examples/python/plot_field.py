@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Plot a field written by the heat examples (a .npy file, any language, any number of units).
 
     python plot_field.py FILE.npy --png OUT.png [--title TEXT]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """dartpy: Python bindings of DART-MPI, a PGAS runtime on MPI-3.
 
 ``import dartpy as dart`` gives the DART 3.2 C API without the ``dart_`` prefix
@@ -37,6 +38,7 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ._errors import DartError  # before _core, which raises it
+# isort: split
 from . import _core
 from ._core import *  # noqa: F401,F403  (the C API mirror)
 from ._core import (  # noqa: F401  (explicit names for readers and type checkers)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """python -m dartpy --info: describe the MPI and DART runtime this dartpy runs on.
 
 Run it alone (a singleton) or under mpiexec; unit 0 prints.

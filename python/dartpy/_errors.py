@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """dartpy's exception for failed DART calls (raised by the extension, defined here so that
 it is an ordinary, picklable Python class)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """How to launch an MPI job for DART-MPI, for MPICH and for Open MPI: the one place.
 
 Used by the dartpy tests (tests/python/launcher.py), the ``%%dartrun`` cell magic

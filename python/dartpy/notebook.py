@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Run a notebook cell on several DART units: the ``%%dartrun`` cell magic.
 
 A Jupyter kernel is one process, so it is one DART unit. ``%%dartrun`` runs the body of
@@ -15,7 +16,7 @@ brings named variables back into the notebook::
 After the cell, ``field`` and ``seconds`` in the notebook are lists indexed by unit id
 (``None`` where a unit did not define the name). Inside the cell, ``dart`` (dartpy,
 initialized), ``np`` (NumPy), ``me`` and ``nunits`` are ready; DART is finalized after the
-cell. Options:
+cell. Options::
 
   -n N           number of units (default 4)
   --upn K        DART_UNITS_PER_NODE=K (node emulation: the MPI RMA path)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Array, a distributed N-d array with ghost layers (dart_array.h).
 //
 // The decomposition, the neighbours and the halo exchange exist once, in the core
@@ -795,10 +796,10 @@ void bind_array(py::module_ &m) {
         return false;
       });
 
-  py::class_<Array>(m, "Array", R"(A distributed N-d array with ghost layers (dart_array.h).
+  py::class_<Array>(m, "Array", R"(A distributed N-d array with ghost layers (dart_array.h)::
 
-Array(shape, dtype=numpy.float64, *, team=TEAM_ALL, halo=0, boundary="none",
-      stencil="star", procs=None, blocks=None, exchange="auto")
+    Array(shape, dtype=numpy.float64, *, team=TEAM_ALL, halo=0, boundary="none",
+          stencil="star", procs=None, blocks=None, exchange="auto")
 
 Collective over `team`: the global array of `shape` (1 to ARRAY_MAX_DIMS dimensions, C
 order) is block-distributed on a process grid (`procs`, 0 entries or None: chosen as
@@ -883,10 +884,10 @@ with free() or a with block (BufferError on every unit while views live).)")
                   py::arg("boundary") = "none", py::arg("stencil") = "star",
                   py::arg("procs") = py::none(), py::arg("blocks") = py::none(),
                   py::arg("exchange") = "auto",
-                  R"(Collective over `team`: a new Array holding the .npy file at `path`.
+                  R"(Collective over `team`: a new Array holding the .npy file at `path`::
 
-Array.load(path, *, dtype=None, team=TEAM_ALL, halo=0, boundary="none", stencil="star",
-           procs=None, blocks=None, exchange="auto")
+    Array.load(path, *, dtype=None, team=TEAM_ALL, halo=0, boundary="none", stencil="star",
+               procs=None, blocks=None, exchange="auto")
 
 The shape is the file's; so is the dtype unless given (a given dtype must be the file's).
 The other arguments are those of Array(): any team, grid, blocks and ghosts, whatever

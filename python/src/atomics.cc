@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: atomic operations on global memory (accumulate, fetch_and_op,
 // compare_and_swap).
 #include "core.h"
@@ -107,7 +108,30 @@ void bind_atomics(py::module_ &m) {
   m.def("accumulate_blocking_local", [](const Gptr &g, py::handle v, py::handle op,
                                         py::handle dt) { accumulate(g, v, op, dt, true); },
         py::arg("gptr"), py::arg("values"), py::arg("op"), py::kw_only(),
-        py::arg("dtype") = py::none());
+        py::arg("dtype") = py::none(),
+        R"doc(Atomically combine ``values`` into the memory at ``gptr`` and wait for local completion.
+
+Like :func:`accumulate` (element-wise, atomic per element), but on return ``values`` may be
+reused; the result is visible at the target after a flush of ``gptr``.
+
+Parameters
+----------
+gptr : Gptr
+    Where to combine (on any unit).
+values : array_like
+    The operands, one per element.
+op : Op or int
+    An ``OP_*`` constant (``OP_SUM``, ``OP_MIN``, ``OP_BAND``, ...).
+dtype : numpy.dtype, optional
+    The element type, if ``gptr`` carries none.
+
+Raises
+------
+TypeError
+    For complex dtypes, or MIN/MAX on uint8 (DART's byte is signed).
+DartError
+    For memory out of the target unit's part, or a freed segment.
+)doc");
   m.def("fetch_and_op", &fetch_and_op, py::arg("gptr"), py::arg("value"), py::arg("op"),
         py::kw_only(), py::arg("dtype") = py::none(),
         "Atomically apply op with value at gptr; returns the previous value.");

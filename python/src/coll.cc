@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: collectives and two-sided messages on NumPy arrays.
 //
 // Argument errors stay collective where only some units can see them: the core's rooted
@@ -311,24 +312,277 @@ void barrier(py::handle team_h) {
 
 void bind_coll(py::module_ &m) {
   py::object all = py::cast(Team{DART_TEAM_ALL});
-  m.def("barrier", &barrier, py::arg("team") = all);
-  m.def("bcast", &bcast, py::arg("buf"), py::arg("root") = 0, py::arg("team") = all);
+  m.def("barrier", &barrier, py::arg("team") = all,
+        R"doc(Wait until every unit of the team has called it.
+
+A barrier synchronizes; it does not complete one-sided operations (use a flush).
+The GIL is released while waiting.
+
+Parameters
+----------
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or ``team`` is not a team of this unit.
+)doc");
+  m.def("bcast", &bcast, py::arg("buf"), py::arg("root") = 0, py::arg("team") = all,
+        R"doc(Broadcast ``buf`` of the root unit to every unit of the team, in place.
+
+Parameters
+----------
+buf : numpy.ndarray
+    The root's data; writable on the others, same size and dtype everywhere.
+root : int, optional
+    Team unit id of the root (default 0).
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+
+Examples
+--------
+>>> x = np.arange(4.0) if dart.myid() == 0 else np.empty(4)
+>>> dart.bcast(x, root=0)
+)doc");
   m.def("scatter", &scatter, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("root") = 0,
-        py::arg("team") = all);
+        py::arg("team") = all,
+        R"doc(Send block ``i`` of the root's ``sendbuf`` to team unit ``i``.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+    On the root: ``team_size(team) * recvbuf.size`` elements; ignored elsewhere.
+recvbuf : numpy.ndarray
+    Writable: this unit's block.
+root : int, optional
+    Team unit id of the root (default 0).
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+)doc");
   m.def("gather", &gather, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("root") = 0,
-        py::arg("team") = all);
-  m.def("allgather", &allgather, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("team") = all);
+        py::arg("team") = all,
+        R"doc(Collect ``sendbuf`` of every unit into ``recvbuf`` of the root, in team unit order.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+    This unit's contribution.
+recvbuf : numpy.ndarray
+    On the root: writable, ``team_size(team) * sendbuf.size`` elements; ignored elsewhere.
+root : int, optional
+    Team unit id of the root (default 0).
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+)doc");
+  m.def("allgather", &allgather, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("team") = all,
+        R"doc(Collect ``sendbuf`` of every unit into ``recvbuf`` on every unit.
+
+Collective over the team: ``recvbuf`` holds the team's ``sendbuf`` one after the
+other, in team unit order, so it has ``team_size(team)`` times as many elements.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+    This unit's contribution.
+recvbuf : numpy.ndarray
+    Writable, ``team_size(team) * sendbuf.size`` elements of the same dtype.
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+
+Examples
+--------
+>>> out = np.empty(dart.size(), np.int64)
+>>> dart.allgather(np.array([dart.myid()]), out)   # out == [0, 1, ..., n-1]
+)doc");
   m.def("allgatherv", &allgatherv, py::arg("sendbuf"), py::arg("recvbuf"),
-        py::arg("nrecvelem"), py::arg("recvdispls"), py::arg("team") = all);
+        py::arg("nrecvelem"), py::arg("recvdispls"), py::arg("team") = all,
+        R"doc(Collect contributions of different sizes from every unit on every unit.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+    This unit's contribution (its own size).
+recvbuf : numpy.ndarray
+    Writable; unit ``u``'s elements land at ``recvbuf[recvdispls[u]:recvdispls[u] + nrecvelem[u]]``.
+nrecvelem : sequence of int
+    Number of elements of each team unit.
+recvdispls : sequence of int
+    Offset (elements) in ``recvbuf`` of each team unit's part.
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+)doc");
   m.def("reduce", &reduce, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("op"),
-        py::arg("root") = 0, py::arg("team") = all);
+        py::arg("root") = 0, py::arg("team") = all,
+        R"doc(Reduce ``sendbuf`` element-wise over the team into ``recvbuf`` of the root.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+    This unit's operands.
+recvbuf : numpy.ndarray
+    On the root: writable, same size and dtype; ignored elsewhere.
+op : Op or int
+    An ``OP_*`` constant or an :class:`Op` from :func:`op_create`.
+root : int, optional
+    Team unit id of the root (default 0).
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+)doc");
   m.def("allreduce", &allreduce, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("op"),
-        py::arg("team") = all);
-  m.def("alltoall", &alltoall, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("team") = all);
-  m.def("send", &send, py::arg("buf"), py::arg("tag"), py::arg("unit"));
-  m.def("recv", &recv, py::arg("buf"), py::arg("tag"), py::arg("unit"));
+        py::arg("team") = all,
+        R"doc(Reduce ``sendbuf`` element-wise over the team; every unit gets the result.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+    This unit's operands.
+recvbuf : numpy.ndarray
+    Writable, same size and dtype: the result.
+op : Op or int
+    An ``OP_*`` constant or an :class:`Op` from :func:`op_create`.
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+
+Examples
+--------
+>>> total = np.zeros(1)
+>>> dart.allreduce(np.array([1.0]), total, dart.OP_SUM)   # total[0] == dart.size()
+)doc");
+  m.def("alltoall", &alltoall, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("team") = all,
+        R"doc(Send block ``i`` of ``sendbuf`` to team unit ``i`` and receive block ``j`` from unit ``j``.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+    ``team_size(team)`` blocks of equal size.
+recvbuf : numpy.ndarray
+    Writable, as large as ``sendbuf``.
+team : Team or int, optional
+    The team (default ``TEAM_ALL``).
+
+Raises
+------
+DartError
+    If DART is not initialized or the runtime reports a failure (on every unit
+    where it fails; the others see ``another unit failed``).
+TypeError, ValueError
+    For a buffer of an unsupported dtype or a wrong size.
+)doc");
+  m.def("send", &send, py::arg("buf"), py::arg("tag"), py::arg("unit"),
+        R"doc(Send ``buf`` to global unit ``unit`` (blocking, GIL released).
+
+Parameters
+----------
+buf : numpy.ndarray
+    The message.
+tag : int
+    Matched by the receiver's :func:`recv`.
+unit : int
+    The receiver's global unit id.
+
+Raises
+------
+DartError
+    For a unit id out of range.
+)doc");
+  m.def("recv", &recv, py::arg("buf"), py::arg("tag"), py::arg("unit"),
+        R"doc(Receive a message from global unit ``unit`` into ``buf`` (blocking, GIL released).
+
+Parameters
+----------
+buf : numpy.ndarray
+    Writable; the message must have its size.
+tag : int
+    The tag the sender used.
+unit : int
+    The sender's global unit id.
+
+Raises
+------
+DartError
+    For a unit id out of range or a message of another size.
+)doc");
   m.def("sendrecv", &sendrecv, py::arg("sendbuf"), py::arg("send_tag"), py::arg("dest"),
-        py::arg("recvbuf"), py::arg("recv_tag"), py::arg("src"));
+        py::arg("recvbuf"), py::arg("recv_tag"), py::arg("src"),
+        R"doc(Send ``sendbuf`` to ``dest`` and receive ``recvbuf`` from ``src`` in one call.
+
+Deadlock-free for exchanges in a ring, where every unit sends and receives.
+
+Parameters
+----------
+sendbuf : numpy.ndarray
+send_tag : int
+dest : int
+    Global unit id of the receiver.
+recvbuf : numpy.ndarray
+    Writable; the incoming message must have its size.
+recv_tag : int
+src : int
+    Global unit id of the sender.
+
+Examples
+--------
+>>> me, n = dart.myid(), dart.size()
+>>> got = np.empty(1)
+>>> dart.sendrecv(np.array([me * 1.0]), 0, (me + 1) % n, got, 0, (me - 1) % n)
+)doc");
 }
 
 }  // namespace dartpy

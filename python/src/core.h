@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // dartpy._core: shared declarations of the pybind11 binding of DART-MPI.
 //
 // The binding calls the public C API only (dash/dart/if/*.h, dart_mpi.h for the MPI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: the one error path (DartError from a DART return code) and the mutex that
 // serializes DART calls.
 #include "core.h"

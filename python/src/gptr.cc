@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Gptr (a DART global pointer with the element dtype of its
 // allocation) and the dart_gptr_* functions.
 #include "core.h"
@@ -152,17 +153,60 @@ dtype of the allocation (None if untyped). ``g + k`` moves by k elements.)")
   }, py::arg("gptr"), py::arg("addr"), "Copy of gptr pointing at the local address addr.");
   m.def("gptr_incaddr", &gptr_incaddr, py::arg("gptr"), py::arg("offs"),
         "Copy of gptr moved by offs BYTES.");
-  m.def("gptr_setunit", &gptr_setunit, py::arg("gptr"), py::arg("unit"));
+  m.def("gptr_setunit", &gptr_setunit, py::arg("gptr"), py::arg("unit"),
+        R"doc(A copy of ``gptr`` that points to the same offset in ``unit``'s part.
+
+A :class:`Gptr` is immutable, so the result is a new pointer; ``gptr.setunit(unit)`` is
+the same.
+
+Parameters
+----------
+gptr : Gptr
+unit : int
+    The unit id in ``gptr``'s team.
+
+Returns
+-------
+Gptr
+
+Examples
+--------
+>>> g = dart.team_memalloc_aligned(dart.TEAM_ALL, 8, np.float64)
+>>> right = dart.gptr_setunit(g, (dart.myid() + 1) % dart.size())
+)doc");
   m.def("gptr_getflags", [](const Gptr &g) {
     uint16_t fl = 0;
     check(dart_gptr_getflags(g.g, &fl), "dart_gptr_getflags");
     return fl;
-  }, py::arg("gptr"));
+  }, py::arg("gptr"),
+        R"doc(The flags field of a global pointer.
+
+Parameters
+----------
+gptr : Gptr
+
+Returns
+-------
+int
+    The 8 flag bits of the pointer (the low 8 bits of its segment's flags).
+)doc");
   m.def("gptr_setflags", [](const Gptr &g, uint16_t fl) {
     Gptr r = g;
     check(dart_gptr_setflags(&r.g, fl), "dart_gptr_setflags");
     return r;
-  }, py::arg("gptr"), py::arg("flags"));
+  }, py::arg("gptr"), py::arg("flags"),
+        R"doc(A copy of ``gptr`` with its flags field set (a :class:`Gptr` is immutable).
+
+Parameters
+----------
+gptr : Gptr
+flags : int
+    The new flags (8 bits).
+
+Returns
+-------
+Gptr
+)doc");
   m.def("gptr_segment_size", [](const Gptr &g) {
     size_t n = 0;
     check(dart_gptr_segment_size(g.g, &n), "dart_gptr_segment_size");

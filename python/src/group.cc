@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Group (a local, sorted set of global unit ids) and the
 // dart_group_* functions (the module functions are the methods under their C names).
 #include "core.h"
@@ -145,17 +146,144 @@ void bind_group(py::module_ &m) {
       .def("split", &group_split, py::arg("n"))
       .def("destroy", &group_destroy)
       .def("__repr__", &group_repr);
-  m.def("group_create", &group_create);
-  m.def("group_destroy", &group_destroy, py::arg("group"));
-  m.def("group_clone", &group_clone, py::arg("group"));
-  m.def("group_union", &group_union, py::arg("g1"), py::arg("g2"));
-  m.def("group_intersect", &group_intersect, py::arg("g1"), py::arg("g2"));
-  m.def("group_addmember", &group_addmember, py::arg("group"), py::arg("unit"));
-  m.def("group_delmember", &group_delmember, py::arg("group"), py::arg("unit"));
-  m.def("group_ismember", &group_ismember, py::arg("group"), py::arg("unit"));
-  m.def("group_size", &group_size, py::arg("group"));
-  m.def("group_getmembers", &group_members, py::arg("group"));
-  m.def("group_split", &group_split, py::arg("group"), py::arg("n"));
+  m.def("group_create", &group_create,
+        R"doc(A new, empty group (``Group()`` is the same).
+
+Groups are local objects: sets of global unit ids from which :func:`team_create` makes
+teams. They support ``|``, ``&``, ``in`` and ``len``.
+
+Returns
+-------
+Group
+
+Examples
+--------
+>>> g = dart.group_create()
+>>> for u in range(0, dart.size(), 2):
+...     dart.group_addmember(g, u)
+)doc");
+  m.def("group_destroy", &group_destroy, py::arg("group"),
+        R"doc(Free ``group``; any later use of it raises :class:`DartError`.
+
+Parameters
+----------
+group : Group
+)doc");
+  m.def("group_clone", &group_clone, py::arg("group"),
+        R"doc(A new group with the members of ``group``.
+
+Parameters
+----------
+group : Group
+
+Returns
+-------
+Group
+)doc");
+  m.def("group_union", &group_union, py::arg("g1"), py::arg("g2"),
+        R"doc(A new group with the units of ``g1`` and of ``g2`` (``g1 | g2``).
+
+Parameters
+----------
+g1, g2 : Group
+
+Returns
+-------
+Group
+)doc");
+  m.def("group_intersect", &group_intersect, py::arg("g1"), py::arg("g2"),
+        R"doc(A new group with the units that are in both ``g1`` and ``g2`` (``g1 & g2``).
+
+Parameters
+----------
+g1, g2 : Group
+
+Returns
+-------
+Group
+)doc");
+  m.def("group_addmember", &group_addmember, py::arg("group"), py::arg("unit"),
+        R"doc(Add the global unit ``unit`` to ``group`` (in place).
+
+Parameters
+----------
+group : Group
+unit : int
+    Global unit id.
+
+Raises
+------
+DartError
+    For a unit id out of range or a destroyed group.
+)doc");
+  m.def("group_delmember", &group_delmember, py::arg("group"), py::arg("unit"),
+        R"doc(Remove the global unit ``unit`` from ``group`` (in place).
+
+Parameters
+----------
+group : Group
+unit : int
+    Global unit id.
+
+Raises
+------
+DartError
+    For a unit id out of range or a destroyed group.
+)doc");
+  m.def("group_ismember", &group_ismember, py::arg("group"), py::arg("unit"),
+        R"doc(Whether the global unit ``unit`` is in ``group`` (``unit in group``).
+
+Parameters
+----------
+group : Group
+unit : int
+    Global unit id.
+
+Returns
+-------
+bool
+)doc");
+  m.def("group_size", &group_size, py::arg("group"),
+        R"doc(The number of units in ``group`` (``len(group)``).
+
+Parameters
+----------
+group : Group
+
+Returns
+-------
+int
+)doc");
+  m.def("group_getmembers", &group_members, py::arg("group"),
+        R"doc(The global unit ids of ``group``, ascending.
+
+Parameters
+----------
+group : Group
+
+Returns
+-------
+list of int
+)doc");
+  m.def("group_split", &group_split, py::arg("group"), py::arg("n"),
+        R"doc(Split ``group`` into at most ``n`` nearly equal groups of consecutive members.
+
+Parameters
+----------
+group : Group
+n : int
+    The number of parts wanted (positive).
+
+Returns
+-------
+list of Group
+    The parts, in member order; fewer than ``n`` if the group has fewer members.
+
+Raises
+------
+DartError
+    For ``n`` < 1 or a destroyed group.
+)doc");
 }
 
 }  // namespace dartpy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Handle (a non-blocking put/get) and its completion calls.
 #include "core.h"
 
@@ -132,22 +133,92 @@ alive until completion.)")
         return std::string("<dartpy.Handle ") + (h.live() ? "pending>" : "complete>");
       });
 
-  m.def("wait", &wait, py::arg("handle"));
-  m.def("wait_local", &wait_local, py::arg("handle"));
-  m.def("test", &test, py::arg("handle"));
-  m.def("test_local", &test_local, py::arg("handle"));
+  m.def("wait", &wait, py::arg("handle"),
+        R"doc(Wait (GIL released) until the operation of ``handle`` is complete.
+
+For a put the data is visible at the target, for a get in the local buffer; the handle
+is freed.
+
+Parameters
+----------
+handle : Handle
+)doc");
+  m.def("wait_local", &wait_local, py::arg("handle"),
+        R"doc(Wait until the operation of ``handle`` is locally complete (buffer reusable).
+
+Parameters
+----------
+handle : Handle
+)doc");
+  m.def("test", &test, py::arg("handle"),
+        R"doc(Whether the operation of ``handle`` is complete; completes it if so.
+
+DART-MPI's test completes the operation (remote completion for puts), as :func:`wait`
+does when it returns.
+
+Parameters
+----------
+handle : Handle
+
+Returns
+-------
+bool
+)doc");
+  m.def("test_local", &test_local, py::arg("handle"),
+        R"doc(Whether the operation of ``handle`` is locally complete (buffer reusable).
+
+Parameters
+----------
+handle : Handle
+
+Returns
+-------
+bool
+)doc");
   m.def("waitall", [](py::iterable hs) { complete_all(hs, false, "dart_waitall"); },
-        py::arg("handles"));
+        py::arg("handles"),
+        R"doc(Wait until the operations of all ``handles`` are complete.
+
+Parameters
+----------
+handles : iterable of Handle
+)doc");
   m.def("waitall_local", [](py::iterable hs) { complete_all(hs, true, "dart_waitall_local"); },
-        py::arg("handles"));
+        py::arg("handles"),
+        R"doc(Wait until the operations of all ``handles`` are locally complete.
+
+Parameters
+----------
+handles : iterable of Handle
+)doc");
   m.def("testall", [](py::iterable hs) {
     complete_all(hs, false, "dart_testall");
     return true;
-  }, py::arg("handles"));
+  }, py::arg("handles"),
+        R"doc(Whether all operations of ``handles`` are complete; completes them if so.
+
+Parameters
+----------
+handles : iterable of Handle
+
+Returns
+-------
+bool
+)doc");
   m.def("testall_local", [](py::iterable hs) {
     complete_all(hs, true, "dart_testall_local");
     return true;
-  }, py::arg("handles"));
+  }, py::arg("handles"),
+        R"doc(Whether all operations of ``handles`` are locally complete.
+
+Parameters
+----------
+handles : iterable of Handle
+
+Returns
+-------
+bool
+)doc");
 }
 
 }  // namespace dartpy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dart.init / dart.exit (and MPI's initialization by dartpy), runtime
 // queries and build facts.
 #include "core.h"
@@ -196,7 +197,16 @@ void bind_init(py::module_ &m) {
     check(dart_size(&n), "dart_size");
     return n;
   }, "Number of units in DART_TEAM_ALL.");
-  m.def("config_string", []() { return std::string(dart_config_string()); });
+  m.def("config_string", []() { return std::string(dart_config_string()); },
+        R"doc(The runtime's configuration as one line of text.
+
+Names the MPI, the window kinds, node emulation and progress settings in force; the
+same text ``python -m dartpy --info`` prints. Needs no initialization.
+
+Returns
+-------
+str
+)doc");
   m.def("mpi_quirks", []() {
     py::list out;
     std::string all = dart_mpi_quirks();
@@ -215,22 +225,59 @@ void bind_init(py::module_ &m) {
     size_t n = 0;
     check(dart_node_count(&n), "dart_node_count");
     return n;
-  });
+  },
+        R"doc(The number of nodes the job's units run on.
+
+With node emulation (``DART_UNITS_PER_NODE``) an emulated node counts as a node.
+
+Returns
+-------
+int
+)doc");
   m.def("unit_node", [](int unit) {
     int32_t node = -1;
     check(dart_unit_node(dart_global_unit_t{unit}, &node), "dart_unit_node");
     return node;
-  }, py::arg("unit"));
+  }, py::arg("unit"),
+        R"doc(The node (0-based) that global unit ``unit`` runs on.
+
+Parameters
+----------
+unit : int
+    Global unit id.
+
+Returns
+-------
+int
+)doc");
   m.def("units_per_node_emulation", []() {
     int32_t k = 0;
     check(dart_units_per_node_emulation(&k), "dart_units_per_node_emulation");
     return k;
-  });
+  },
+        R"doc(Units per emulated node (``DART_UNITS_PER_NODE``; 0: no emulation).
+
+Node emulation splits one machine into nodes of this many units, so that the paths
+between nodes run on one host (tests, benchmarks).
+
+Returns
+-------
+int
+)doc");
   m.def("progress_per_node", []() {
     int32_t k = 0;
     check(dart_progress_per_node(&k), "dart_progress_per_node");
     return k;
-  });
+  },
+        R"doc(The number of progress processes per node (``DART_PROGRESS_PER_NODE``; 0: none).
+
+Progress processes (ICPADS 2016) are MPI processes that are no units: they drive
+transfers between nodes. See the user guide, "Progress processes".
+
+Returns
+-------
+int
+)doc");
   m.def("mpi_info", []() {
     py::dict d;
     char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";

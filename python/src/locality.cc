@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: the locality queries (dart_locality.h): where a unit runs, the domains of a
 // scope (nodes, NUMA domains, cores) with their units, and a team split by locality.
 #include "core.h"

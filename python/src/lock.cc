@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Lock (a DART team lock, usable as a context manager) and the
 // dart_lock_* functions (the methods are the same functions).
 #include "core.h"
@@ -114,12 +115,88 @@ team_lock_destroy(lock) / lock.destroy().)")
         lock_release(l);
         return false;
       });
-  m.def("team_lock_init", &lock_init, py::arg("team"));
-  m.def("team_lock_destroy", &lock_destroy, py::arg("lock"));
-  m.def("lock_acquire", &lock_acquire, py::arg("lock"));
-  m.def("lock_try_acquire", &lock_try_acquire, py::arg("lock"));
-  m.def("lock_release", &lock_release, py::arg("lock"));
-  m.def("lock_initialized", &lock_initialized, py::arg("lock"));
+  m.def("team_lock_init", &lock_init, py::arg("team"),
+        R"doc(Create a lock shared by the units of ``team`` (collective over the team).
+
+Parameters
+----------
+team : Team or int
+
+Returns
+-------
+Lock
+    A context manager: ``with lock:`` acquires and releases it.
+
+Examples
+--------
+>>> lock = dart.team_lock_init(dart.TEAM_ALL)
+>>> with lock:
+...     pass   # one unit at a time
+>>> dart.team_lock_destroy(lock)
+)doc");
+  m.def("team_lock_destroy", &lock_destroy, py::arg("lock"),
+        R"doc(Destroy a team lock (collective over its team).
+
+Parameters
+----------
+lock : Lock
+
+Raises
+------
+DartError
+    If a unit still holds it or it was destroyed already.
+)doc");
+  m.def("lock_acquire", &lock_acquire, py::arg("lock"),
+        R"doc(Acquire ``lock``, waiting (GIL released) until it is free.
+
+The lock is a team-wide MCS queue lock (PGAS'14): units get it in the order they asked.
+``with lock:`` acquires and releases it.
+
+Parameters
+----------
+lock : Lock
+
+Raises
+------
+DartError
+    If this thread holds the lock already (it is not recursive) or the lock was
+    destroyed.
+)doc");
+  m.def("lock_try_acquire", &lock_try_acquire, py::arg("lock"),
+        R"doc(Acquire ``lock`` if it is free, without waiting.
+
+Parameters
+----------
+lock : Lock
+
+Returns
+-------
+bool
+    True if this unit now holds the lock.
+)doc");
+  m.def("lock_release", &lock_release, py::arg("lock"),
+        R"doc(Release ``lock``, handing it to the next waiting unit.
+
+Parameters
+----------
+lock : Lock
+
+Raises
+------
+DartError
+    If this unit does not hold the lock.
+)doc");
+  m.def("lock_initialized", &lock_initialized, py::arg("lock"),
+        R"doc(Whether ``lock`` is live (created and not destroyed).
+
+Parameters
+----------
+lock : Lock
+
+Returns
+-------
+bool
+)doc");
 }
 
 }  // namespace dartpy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: global memory (dart_memalloc, collective allocations, registered arrays),
 // the binding's record of every segment (dtype, live NumPy views) and zero-copy views.
 #include "core.h"
@@ -391,7 +392,21 @@ long views_of(const Gptr &gp) {
 void bind_memory(py::module_ &m) {
   m.def("memalloc", &memalloc, py::arg("nelem"), py::arg("dtype"),
         "Allocate nelem elements from this unit's pool (local call); returns a Gptr.");
-  m.def("memfree", &memfree, py::arg("gptr"));
+  m.def("memfree", &memfree, py::arg("gptr"),
+        R"doc(Free local global memory from :func:`memalloc` (not collective).
+
+Parameters
+----------
+gptr : Gptr
+    The pointer :func:`memalloc` returned.
+
+Raises
+------
+BufferError
+    While NumPy views of the memory are alive (delete them first).
+DartError
+    For a pointer that :func:`memalloc` did not return or that was freed.
+)doc");
   m.def("team_memalloc_aligned", &team_memalloc_aligned, py::arg("team"), py::arg("nelem"),
         py::arg("dtype"),
         "Collective: nelem elements of dtype on every unit of team; returns the Gptr of "
@@ -403,8 +418,47 @@ void bind_memory(py::module_ &m) {
   }, py::arg("team"), py::arg("array"), "Collective: expose a C-contiguous array.");
   m.def("team_memregister_aligned", [](py::handle team, py::handle a) {
     return team_memregister(team, a, true);
-  }, py::arg("team"), py::arg("array"));
-  m.def("team_memderegister", [](const Gptr &g) { team_free(g, true); }, py::arg("gptr"));
+  }, py::arg("team"), py::arg("array"),
+        R"doc(Make a C-contiguous array of every unit globally addressable (collective).
+
+Like :func:`team_memregister`, but every unit registers the same number of elements
+(DART's *aligned* form). The array must stay alive until :func:`team_memderegister`.
+
+Parameters
+----------
+team : Team or int
+array : numpy.ndarray
+    C-contiguous, writable, the same size on every unit.
+
+Returns
+-------
+Gptr
+    Team unit 0's pointer; ``gptr_setunit`` addresses the others.
+
+Raises
+------
+ValueError
+    For an array that is not C-contiguous.
+DartError
+    For sizes that differ between units.
+)doc");
+  m.def("team_memderegister", [](const Gptr &g) { team_free(g, true); }, py::arg("gptr"),
+        R"doc(Deregister memory registered with :func:`team_memregister` (local, not collective).
+
+Units deregister in any order, as in C.
+
+Parameters
+----------
+gptr : Gptr
+    The pointer the registration returned.
+
+Raises
+------
+BufferError
+    While this unit's views of the memory are alive.
+DartError
+    For a pointer that is no registration.
+)doc");
   m.def("view", &view, py::arg("gptr"), py::arg("shape") = py::none(),
         py::arg("dtype") = py::none(),
         "Zero-copy NumPy array of the memory at gptr (own unit or a same-node unit).");

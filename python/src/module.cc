@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: the extension module. Each object's functions and classes are registered
 // by its own file (see core.h); the order matters where one uses another's class (Team
 // before the collectives' default team argument).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: notified access (dart_notify.h): counter blocks, put_notify (NumPy arrays
 // and strided views, as dart.put), notify, and the waits (GIL released).
 #include "core.h"

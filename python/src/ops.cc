@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: operation arguments and user-defined reduction operations (dartpy.Op,
 // dart_op_create with a Python function).
 #include "core.h"
@@ -101,7 +102,18 @@ void bind_ops(py::module_ &m) {
   m.def("op_create", &op_create, py::arg("fn"), py::arg("dtype"), py::arg("commute") = true,
         "fn(invec, inoutvec) updates inoutvec in place (inoutvec = invec op inoutvec); it "
         "must not call dartpy.");
-  m.def("op_destroy", &Op::destroy, py::arg("op"));
+  m.def("op_destroy", &Op::destroy, py::arg("op"),
+        R"doc(Free a reduction operation made by :func:`op_create`.
+
+Parameters
+----------
+op : Op
+
+Raises
+------
+DartError
+    For an operation already destroyed.
+)doc");
 }
 
 }  // namespace dartpy

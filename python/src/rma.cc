@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: one-sided put/get (blocking, flush-based and with handles), flushes, the
 // buffers kept alive until their flush, and the cache of same-node targets.
 #include "core.h"
@@ -298,10 +299,56 @@ raises DartError.)")
 
   m.def("flush", [](const Gptr &g) { flush(g, FlushKind::One); }, py::arg("gptr"),
         "Complete all put/get/accumulate to gptr's unit in its segment (remote completion).");
-  m.def("flush_all", [](const Gptr &g) { flush(g, FlushKind::All); }, py::arg("gptr"));
-  m.def("flush_local", [](const Gptr &g) { flush(g, FlushKind::Local); }, py::arg("gptr"));
+  m.def("flush_all", [](const Gptr &g) { flush(g, FlushKind::All); }, py::arg("gptr"),
+        R"doc(Complete every operation of this unit to all units in ``gptr``'s segment.
+
+Like :func:`flush` for every target at once: after it, the data of earlier ``put``,
+``get`` and ``accumulate`` calls in that segment is visible at their targets and the
+buffers dartpy kept for them are released.
+
+Parameters
+----------
+gptr : Gptr
+    Any pointer into the segment.
+
+Raises
+------
+DartError
+    For a freed segment or when DART is not initialized.
+)doc");
+  m.def("flush_local", [](const Gptr &g) { flush(g, FlushKind::Local); }, py::arg("gptr"),
+        R"doc(Complete this unit's operations to ``gptr``'s unit locally.
+
+After it the local buffers of earlier ``put``/``accumulate`` calls to that unit in that
+segment may be reused and ``get`` results are in place; remote visibility needs
+:func:`flush`.
+
+Parameters
+----------
+gptr : Gptr
+    Names the target unit and segment.
+
+Raises
+------
+DartError
+    For a freed segment or when DART is not initialized.
+)doc");
   m.def("flush_local_all", [](const Gptr &g) { flush(g, FlushKind::LocalAll); },
-        py::arg("gptr"));
+        py::arg("gptr"),
+        R"doc(Complete this unit's operations to all units of ``gptr``'s segment locally.
+
+:func:`flush_local` for every target at once.
+
+Parameters
+----------
+gptr : Gptr
+    Any pointer into the segment.
+
+Raises
+------
+DartError
+    For a freed segment or when DART is not initialized.
+)doc");
   m.def("_pending_count", []() {
     size_t n = 0;
     for (auto &kv : g_pending) n += kv.second.size();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: dartpy.Team (a team id with methods), the dart_team_* functions (the
 // methods are the same functions) and the mpi4py communicator bridge.
 #include "core.h"
@@ -224,13 +225,101 @@ is explicit and collective: team_destroy(team), team.destroy() or a with block.)
   m.def("team_create", &team_create, py::arg("team"), py::arg("group"),
         "Collective over `team`: a new team of the group's units; TEAM_NULL on units "
         "outside the group (they may pass None).");
-  m.def("team_destroy", &team_destroy, py::arg("team"));
-  m.def("team_clone", &team_clone, py::arg("team"));
-  m.def("team_myid", &team_myid, py::arg("team"));
-  m.def("team_size", &team_size, py::arg("team"));
-  m.def("team_get_group", &team_get_group, py::arg("team"));
-  m.def("team_unit_l2g", &unit_l2g, py::arg("team"), py::arg("unit"));
-  m.def("team_unit_g2l", &unit_g2l, py::arg("team"), py::arg("unit"));
+  m.def("team_destroy", &team_destroy, py::arg("team"),
+        R"doc(Destroy ``team`` (collective over it).
+
+Parameters
+----------
+team : Team or int
+    Not ``TEAM_ALL``.
+
+Raises
+------
+DartError
+    For ``TEAM_ALL`` or a team that is not (or no longer) a team of this unit.
+)doc");
+  m.def("team_clone", &team_clone, py::arg("team"),
+        R"doc(A new team with the units of ``team`` (collective over ``team``).
+
+Parameters
+----------
+team : Team or int
+
+Returns
+-------
+Team
+    Destroy it with :func:`team_destroy` or use it in a ``with`` block.
+)doc");
+  m.def("team_myid", &team_myid, py::arg("team"),
+        R"doc(This unit's id in ``team`` (0-based).
+
+Parameters
+----------
+team : Team or int
+
+Returns
+-------
+int
+)doc");
+  m.def("team_size", &team_size, py::arg("team"),
+        R"doc(The number of units in ``team``.
+
+Parameters
+----------
+team : Team or int
+
+Returns
+-------
+int
+)doc");
+  m.def("team_get_group", &team_get_group, py::arg("team"),
+        R"doc(A new group with the global unit ids of ``team``'s units.
+
+Parameters
+----------
+team : Team or int
+
+Returns
+-------
+Group
+)doc");
+  m.def("team_unit_l2g", &unit_l2g, py::arg("team"), py::arg("unit"),
+        R"doc(The global unit id of ``team``'s unit ``unit``.
+
+Parameters
+----------
+team : Team or int
+unit : int
+    Team unit id.
+
+Returns
+-------
+int
+
+Raises
+------
+DartError
+    For a unit id out of ``[0, team_size(team))``.
+)doc");
+  m.def("team_unit_g2l", &unit_g2l, py::arg("team"), py::arg("unit"),
+        R"doc(The team unit id of global unit ``unit``.
+
+Parameters
+----------
+team : Team or int
+unit : int
+    Global unit id.
+
+Returns
+-------
+int
+    The id in ``team``.
+
+Raises
+------
+DartError
+    If ``unit`` is not in ``team``.
+)doc");
   m.def("team_comm", &team_comm, py::arg("team"),
         "The team's MPI communicator as an mpi4py.MPI.Comm.");
   m.def("_team_comm_handle", [](py::handle t) { return comm_to_int(team_comm_handle(t)); },

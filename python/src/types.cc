@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: NumPy dtypes as DART types (from the X-macro lists of dart_tables.h), the
 // constants exported to Python, NumPy layouts as DART datatypes (through the core's layout
 // engine, dart_type_from_layout) and the datatype functions of the C API.
@@ -250,7 +251,23 @@ void bind_types(py::module_ &m) {
     }
     check(rc, "dart_type_create_strided");
     return (intptr_t)t;
-  }, py::arg("basetype"), py::arg("stride"), py::arg("blocklen"));
+  }, py::arg("basetype"), py::arg("stride"), py::arg("blocklen"),
+        R"doc(A DART strided type: blocks of ``blocklen`` elements every ``stride`` elements.
+
+Parameters
+----------
+basetype : int
+    A ``TYPE_*`` basic type.
+stride : int
+    Distance between block starts, in elements.
+blocklen : int
+    Elements per block (at most ``stride``).
+
+Returns
+-------
+int
+    The type id; free it with :func:`type_destroy`.
+)doc");
   m.def("type_create_indexed", [](intptr_t base, std::vector<size_t> bl, std::vector<size_t> off) {
     if (bl.size() != off.size())
       throw py::value_error("dartpy.type_create_indexed: 'blocklen' and 'offset' differ in "
@@ -263,7 +280,30 @@ void bind_types(py::module_ &m) {
     }
     check(rc, "dart_type_create_indexed");
     return (intptr_t)t;
-  }, py::arg("basetype"), py::arg("blocklen"), py::arg("offset"));
+  }, py::arg("basetype"), py::arg("blocklen"), py::arg("offset"),
+        R"doc(A DART indexed type: blocks of ``basetype`` at the given offsets.
+
+Transfers derive their types from the NumPy arrays; this is for completeness with C.
+
+Parameters
+----------
+basetype : int
+    A ``TYPE_*`` basic type.
+blocklen : sequence of int
+    Elements of each block.
+offset : sequence of int
+    Offset (elements) of each block.
+
+Returns
+-------
+int
+    The type id; free it with :func:`type_destroy`.
+
+Raises
+------
+DartError
+    For sequences of different lengths or a type that is no basic type.
+)doc");
   m.def("type_create_custom", [](size_t nbytes) {
     dart_datatype_t t = DART_TYPE_UNDEFINED;
     dart_ret_t rc;
@@ -273,7 +313,18 @@ void bind_types(py::module_ &m) {
     }
     check(rc, "dart_type_create_custom");
     return (intptr_t)t;
-  }, py::arg("num_bytes"));
+  }, py::arg("num_bytes"),
+        R"doc(A DART type of ``num_bytes`` opaque bytes (transfers only).
+
+Parameters
+----------
+num_bytes : int
+
+Returns
+-------
+int
+    The type id; free it with :func:`type_destroy`.
+)doc");
   m.def("type_destroy", [](intptr_t t) {
     dart_datatype_t d = t;
     dart_ret_t rc;
@@ -282,7 +333,19 @@ void bind_types(py::module_ &m) {
       rc = dart_type_destroy(&d);
     }
     check(rc, "dart_type_destroy");
-  }, py::arg("dtype"));
+  }, py::arg("dtype"),
+        R"doc(Free a type made by one of the ``type_create_*`` functions.
+
+Parameters
+----------
+dtype : int
+    The type id.
+
+Raises
+------
+DartError
+    For a basic type or a type already freed.
+)doc");
 
   // ---- for tests ----
   m.def("_layout_type", [](py::handle a) -> py::tuple {

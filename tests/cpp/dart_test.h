@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // dart_test.h -- helpers shared by the C++ tests of DART-MPI (GoogleTest under mpiexec).
 //
 // Rules for every test (STYLE.md, "Tests of an MPI program"):

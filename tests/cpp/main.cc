@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared main of every tests/cpp/test_*.cc executable.
 //
 // MPI_Init_thread (MULTIPLE requested, whatever is granted is accepted), then dart_init

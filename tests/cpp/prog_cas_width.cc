@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart_compare_and_swap with 32-bit (DART_TYPE_INT, _UINT) and 64-bit (DART_TYPE_LONG,
 // _ULONG, _LONGLONG, _ULONGLONG) words, to self and to every other unit, on collective
 // memory; plus a contended 64-bit election on unit 0. A program of its own because Open

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Transfers split into chunks: DART_TRANSFER_CHUNK (max elements per underlying MPI
 // call) is read at dart_init, so this program sets it to 1000 before dart_init and moves
 // 10^6+7 doubles with every transfer kind, to self and to the other units, and through

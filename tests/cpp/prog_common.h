@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // prog_common.h -- tiny check helpers for the prog_*.cc programs (own main, no gtest);
 // main.cc (the gtest main) starts and ends MPI and DART with them too.
 #ifndef DART_PROG_COMMON_H_INCLUDED

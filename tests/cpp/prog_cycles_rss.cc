@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 1 2 4 UPN none 1 TIMEOUT 300 LABELS stress ASAN_OPTIONS quarantine_size_mb=1
 //
 // Thousands of team create/destroy and collective alloc/free cycles: the team id table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 3 4 UPN none 1 TIMEOUT 600 LABELS faults
 //
 // All-or-nothing collective creations (docs/error-contract.md): a local failure on ONE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart_init / dart_exit cycles inside one MPI lifetime: the program initializes MPI
 // itself, DART must neither finalize it nor leave state behind; calls outside a
 // DART lifetime return DART_ERR_NOTINIT. With progress processes (DART_PROGRESS_PER_NODE)

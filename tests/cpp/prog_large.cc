@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 1 2 UPN none 1 TIMEOUT 600 LABELS large
 //
 // Transfers of more than 2^31 bytes: 2^31+64 bytes of registered malloc'ed memory

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 1 2 UPN none 1 TIMEOUT 120 NO_PROGRESS NO_FAKE_HOSTS
 // The locality API gives the same answers from hwloc as from Linux's sysfs (issue 30:
 // "the same results without it"): two DART lifetimes in one MPI lifetime, the first with

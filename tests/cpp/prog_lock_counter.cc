@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 3 4 UPN none 1 2 TIMEOUT 900 LABELS stress NO_FAKE_HOSTS
 //
 // Lock stress: every unit does N locked read-modify-write increments of one shared counter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // prog_progress.h -- what the progress-process programs (prog_progress_*.cc, run with
 // DART_PROGRESS_PER_NODE) share: the units' communicator, a check that progress processes
 // really run, per-unit words in node shared memory that other units read WITHOUT any MPI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 PROGRESS_ONLY TIMEOUT 240 LABELS progress
 //
 // Origin side of the progress processes (issue 14), unit 0 against the last unit (another

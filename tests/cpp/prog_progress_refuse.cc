@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 UPN none ARGS mpi_init TIMEOUT 120 LABELS progress NO_FAKE_HOSTS
 //
 // Progress processes are refused where they would show up in the application's

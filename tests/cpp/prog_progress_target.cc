@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 3 PROGRESS_ONLY TIMEOUT 180 LABELS progress
 //
 // Target side of the progress processes (issue 14): while the LAST unit computes (a loop

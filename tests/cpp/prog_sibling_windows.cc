@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 4 UPN 1 TIMEOUT 900 LABELS stress NO_FAKE_HOSTS
 //
 // Concurrent window creation on sibling teams (quirk ompi-rdma-shared-file, quirks.h):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 UPN none 1 TIMEOUT 300 LABELS threads
 //
 // A DART lock is held by a thread, not by a unit (DART 3.2): with DART_THREAD_MULTIPLE,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 UPN none 1 TIMEOUT 300 LABELS threads
 //
 // Thread safety under DART_THREAD_MULTIPLE: 4 worker threads per unit do put/get (basic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // progress_abort <mode> <tag>: the abort path with progress processes (issue 14), run by
 // tests/python/test_progress.py (not by ctest: the job must fail). The units exchange
 // data (so the progress processes have served requests), then the LAST unit fails while

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Distributed arrays with ghost layers (dart_array.h): the ghost-filling matrix (ndim
 // 1-4, asymmetric widths 0-3, every periodic combination, star and box, default, given
 // and 1 x N grids, user-given blocks down to block = width, every basic type and complex

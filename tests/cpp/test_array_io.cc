@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Array files (dart_array.h): .npy save and load. Round trips for ndim 1-4 and every
 // point type with odd shapes and uneven blocks, a save on all units loaded on fewer (a
 // sub-team) with another grid, the header np.save writes, every refusal checked on every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Atomics: dart_fetch_and_op, dart_compare_and_swap, dart_accumulate(_blocking_local).
 //
 // Contended counters (fetch-and-add permutation, CAS election, mixed fetch-and-op /

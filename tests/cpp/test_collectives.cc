@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Collectives (on DART_TEAM_ALL, a sub-team and a one-unit team), two-sided messages,
 // user-defined reduction operations, and bad inputs.
 #include "dart_test.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Derived datatypes: strided (halo columns), indexed, custom (structs), destruction and
 // type mismatches. Chunked transfers (DART_TRANSFER_CHUNK) are in prog_chunking.cc.
 #include "dart_test.h"

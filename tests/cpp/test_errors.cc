@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cross-cutting error behaviour: detail messages name the function, the detail is
 // per thread, object outputs are null on failure (DART 3.2), and the runtime stays usable
 // after many failures. (MPI failures translated to DART_ERR_OTHER are hard to provoke

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global memory: the non-collective pool (dart_memalloc), collective aligned allocation,
 // registration, and every gptr manipulation call.
 #include "dart_test.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Groups: local, sorted sets of global unit ids. All calls are local.
 #include "dart_test.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart-test: UNITS 2 UPN none 1 2 TIMEOUT 300 LABELS hostile ENV DART_POOL_SIZE=65536
 //
 // Hostile input: a bounded random-call test. With a fixed seed, a few thousand calls throw

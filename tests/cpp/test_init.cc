@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Initialization state, unit ids, error strings, version, configuration and node
 // locality (DART_UNITS_PER_NODE emulation).
 #include "dart_test.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The layout engine (dart_type_from_layout, dart_ext.h): how layouts collapse, that the
 // types move the right elements on both paths, the cache's holding rules and bad layouts.
 #include "dart_test.h"

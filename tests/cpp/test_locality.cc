@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The locality API (dart_locality.h, issue 30): the team trees GLOBAL -> NODE -> MODULE ->
 // NUMA -> CORE against the runtime's own node table (dart_unit_node, dart_node_count), so
 // that every placement checks itself: real nodes, DART_UNITS_PER_NODE emulation (an

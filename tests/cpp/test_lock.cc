@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Team locks (MCS queue locks): init/destroy on DART_TEAM_ALL and sub-teams,
 // dart_lock_initialized, mutual exclusion of a read-modify-write by put/get, FIFO
 // hand-over order, dart_lock_try_acquire, 64 locks at once, bad inputs, and user

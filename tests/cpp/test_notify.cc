@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Notified access (dart_notify.h): counter blocks, put_notify (flush-free, blocking and
 // handle forms), dart_notify after many plain puts, waits and tests, SET and ADD, a token
 // chain through all units, many counters at once, strided data, and the bad inputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One-sided communication: put/get with every completion call, blocking and handle
 // variants, to self and to every other unit, for every basic type, on collective,
 // non-collective (pool) and registered memory; bad gptrs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Teams: creation from groups, ids, translation, destruction, nesting, communicators,
 // and symmetric collective allocation on sub-teams.
 #include "dart_test.h"

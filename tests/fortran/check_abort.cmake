@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # check_abort.cmake: run an MPI job that must abort, and check how it ends.
 #
 #   cmake -DCMD="mpiexec|-n|2|fprog_abort|put" -DEXPECT=<regex> [-DLIMIT=<seconds>]

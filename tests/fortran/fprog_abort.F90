@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! fprog_abort <mode>: the abort path of the Fortran module. A failing call WITHOUT stat=
 ! must print "DART error on unit <id>: <function>: <detail>" to error_unit and end the
 ! WHOLE job (dart_abort -> MPI_Abort), also the units that wait in a barrier meanwhile.

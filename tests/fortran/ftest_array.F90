@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_array: distributed arrays with ghost layers in Fortran (dart_array_* of module
 ! `dart`, issue 28). Everything per dimension is in Fortran order (the reverse of C's) and
 ! global indices are 0-based:

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_array_io: array files in Fortran (dart_array_save, dart_array_load and
 ! dart_array_file_info of module `dart`, issue 29). Everything per dimension is in Fortran
 ! order, the reverse of the .npy shape:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ftest_array_io_c.c -- the C side of ftest_array_io: what Fortran cannot do with files
  * (a fresh folder, a folder, the names in a folder, removing a tree). POSIX only; no

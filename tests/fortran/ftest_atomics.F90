@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_atomics: dart_accumulate (+ flush), dart_accumulate_blocking_local (also of a
 ! section), dart_fetch_and_op (tickets, atomic reads), dart_compare_and_swap (32 and 64
 ! bit election), the C-style accumulate, and team locks (a non-atomic read-modify-write

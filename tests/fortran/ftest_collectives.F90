@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_collectives: barrier, bcast, scatter, gather, allgather, allgatherv, reduce,
 ! allreduce (predefined operations, DART_OP_MINMAX, a user operation from Fortran),
 ! alltoall, send / recv / sendrecv, typed and C-style, good and bad input. The body runs on

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_constants: every named constant of module `dart` against the value of the C
 ! headers. The Fortran constants of the lists of dart_tables.h are generated
 ! (cmake/DartTables.cmake); ftest_constants_c.c gives the values of the #defines and enums

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ftest_constants_c.c -- the C side of ftest_constants: the values of the named constants
  * as the C headers define them (the #defines and enums of dart_types.h,

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_errors: the error model of the Fortran module. Before dart_init every wrapper
 ! (typed, section and C-style forms alike) returns DART_ERR_NOTINIT in stat with errmsg
 ! "<function>: ..."; after dart_init: stat is DART_OK on success and errmsg is then left

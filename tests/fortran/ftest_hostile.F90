@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart-test: UNITS 2 UPN none 1 2 TIMEOUT 180
 !
 ! ftest_hostile: hostile input through the Fortran wrappers, all with stat= (so nothing

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_init: dart_init / dart_init_thread / dart_exit cycles inside a program that runs
 ! MPI itself, dart_initialized, dart_myid / dart_size against MPI, calls before init and
 ! after exit (DART_ERR_NOTINIT), double init (DART_ERR_INVAL), the locality queries and

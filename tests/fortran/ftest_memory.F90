@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_memory: global memory (dart_memalloc pool, collective allocations, registration of
 ! Fortran arrays), the gptr type (layout, accessors, setters, flags, comparisons) and
 ! dart_local pointers of every type and rank 1..4 onto the caller's part and onto the

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_notify: notified access through module `dart`: counter blocks, dart_put_notify of
 ! contiguous arrays and strided sections (a halo column), SET and ADD, the handle form,
 ! dart_notify after plain puts, dart_notify_wait/_test/_get, and the error paths with

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_onesided: put/get in every form (flush-completed, blocking, handles) for every
 ! element type, array sections (halo rows of 2D arrays, faces and blocks of 3D arrays,
 ! strided 1D, complex rows, rank 4) through strided/indexed DART types, remote datatypes,

@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! dart-test: UNITS 2 3 PROGRESS_ONLY TIMEOUT 120 LABELS progress
 !
 ! ftest_progress [<units>]: with progress processes (DART_PROGRESS_PER_NODE=1, the

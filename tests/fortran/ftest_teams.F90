@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest_teams: groups (every group call, sorted members, split) and teams (create from a
 ! group, clone, ids and translation, dart_team_comm used for an MPI collective, destroy),
 ! with good and bad input; the locality queries and a team split by node.

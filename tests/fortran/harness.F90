@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! ftest: the little harness of the Fortran test programs.
 !
 ! Checks are local (they count failures and print them with the unit id); ftest_finish

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # install_check.sh BUILD_DIR WORK_DIR SOURCE_DIR FLAVOR
 #
 # Installs the build tree BUILD_DIR into WORK_DIR/prefix and builds SOURCE_DIR/solver.f90
@@ -40,6 +41,8 @@ check_run() { # <exe>
 }
 
 step "1. dart-config: $(dart-config --fc) solver.f90 $(dart-config --fflags) $(dart-config --flibs)"
+# The flags are word lists, split on purpose (the README's command lines).
+# shellcheck disable=SC2046
 (cd "$work" && $(dart-config --fc) "$src/solver.f90" $(dart-config --fflags) \
    $(dart-config --flibs) -o solver_dart_config)
 check_run "$work/solver_dart_config"
@@ -49,6 +52,7 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 pc() { pkg-config --define-prefix "$@"; }
 fc=$(pc --variable=mpifort dart-mpi-fortran)
 step "2. pkg-config: $fc solver.f90 $(pc --cflags --libs dart-mpi-fortran)"
+# shellcheck disable=SC2046
 (cd "$work" && "$fc" "$src/solver.f90" $(pc --cflags --libs dart-mpi-fortran) \
    -o solver_pkg_config)
 check_run "$work/solver_pkg_config"

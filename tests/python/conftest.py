@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """pytest configuration of the dartpy tests: see launcher.py for how MPI jobs run."""
 
 from __future__ import annotations

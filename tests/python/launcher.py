@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """How the dartpy tests launch MPI jobs (imported by the test modules).
 
 One pytest process per MPI. In-process tests run as a single unit (a singleton MPI

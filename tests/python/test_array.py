@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """dartpy.Array (issue 28): in-process one-unit tests (this pytest process is the only
 unit) and the multi-unit scenarios of scenarios/arrays.py, each an mpiexec job with a
 timeout (launcher.py)."""

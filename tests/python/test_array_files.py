@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Array files (issue 29): dart.Array.save and dart.Array.load. In-process tests on one
 unit (this pytest process), and the scenarios of scenarios/array_files.py under mpiexec:
 round trips on 2-4 units with and without emulation, a save on N units loaded on M in

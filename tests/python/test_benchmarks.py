@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The benchmark suite cannot rot: `benchmarks/run all --quick` (MPICH only) writes every
 CSV and PNG file and the document, and every correctness check of the programs passed
 (bench_halo: each implementation's final field equals dart's; the heat3d examples agree;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Every constant dartpy exports against the value in the C headers, read independently of
 the extension (regular expressions over the #define lines and enums of the source headers):
 names and values, both ways. No DART call, no compilation."""

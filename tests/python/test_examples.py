@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The heat examples give the same bytes in every language, unit count, mode and placement.
 
 For heat2d and heat3d, every language's program (examples/python/*.py, the C++ and

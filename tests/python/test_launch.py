@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """dartpy.launch's command line for progress processes: ``--progress K`` (``-n`` counts
 units) and ``--processes-for UNITS UPN K`` (what CMake's test registration asks). The
 commands are only printed (``--dry-run``); nothing is launched."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Multi-unit scenarios, each one `mpiexec -n N` job with a timeout (see launcher.py).
 
 Every job is independent: a failing unit aborts (or is killed with) its own job only.

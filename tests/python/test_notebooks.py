@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The notebooks run top to bottom without errors, each within 2 minutes.
 
 nbclient executes them in a fresh kernel of this Python (the venv of the MPI under test):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Progress processes (DART_PROGRESS_PER_NODE, issue 14) from Python, Fortran and C++.
 
 - A progress process never returns from init: in dartpy (scenarios/progress.py) and in

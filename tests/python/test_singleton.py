@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """In-process tests: this pytest process is a single unit (an MPI singleton, no mpiexec),
 as in a Jupyter kernel. Every test initializes and exits DART itself, so the tests also
 exercise init/exit cycles."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """One version: the file VERSION is the only place it is written, and every artifact that
 reports a version reports that one (dartpy, the C library, the wheel's metadata, the
 installed dart-config, pkg-config file and dart_version.h)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The last step of scripts/test.sh: every test of the run, once more, as one pytest session.
 
 scripts/test.sh writes what each runner recorded into $DART_RESULTS_DIR: CTest's and

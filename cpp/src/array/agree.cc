@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The agreement of the arrays' collective calls (array.h): all or nothing over a team.
 #include "array.h"
 

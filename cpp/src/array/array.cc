@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The C API of distributed arrays (dart_array.h): creation and its agreement, destruction,
 // copy, the queries, the halo update entry points, region access, gather and scatter.
 #include "array.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Distributed arrays with ghost layers (dart_array.h): the layer above the runtime.
 //
 // Written against the public DART calls only (allocation, layout types, handles, notified

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The spec of a distributed array: its checks, the process grid, the blocks, and the
 // canonical description that the creation's agreement compares (array.h).
 #include "array.h"

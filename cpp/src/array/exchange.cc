@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The halo update of a distributed array: its ghost regions and the two protocols.
 //
 // Directions. A ghost region of a unit R lies next to its block in direction

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Array files (dart_array.h): NumPy .npy headers and the collective save and load of a
 // distributed array through MPI-IO, each unit writing or reading its own interior with
 // one collective call through a subarray file view.

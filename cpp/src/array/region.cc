@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Global-index access to a distributed array: a region [lo, hi) to or from a buffer,
 // each owner's part one strided transfer (array.h).
 #include "array.h"

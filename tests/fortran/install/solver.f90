@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! solver.f90: a small 2D Jacobi heat solver on DART, as a Fortran user writes it; built
 ! against the INSTALLED package by install_check.sh (with dart-config, pkg-config and
 ! CMake's find_package) to prove that the documented command lines work.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared helpers of the multi-unit scenarios (run under mpiexec, one process per unit).
 
 A scenario prints "PASS <case> unit <id>/<n>" when all its checks passed on that unit.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """dartpy.Array.save and dart.Array.load on several units (issue 29; the tests are in
 test_array_files.py): round trips with other decompositions, a load on a sub-team, files
 of another job, every refusal of a load and every failed save on every unit, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """dartpy.Array on several units: the ghost-filling matrix, global-index access, gather,
 scatter, copy, and bad input on one unit and on all (the tests are in test_array.py).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Collectives and two-sided messages on NumPy arrays, user reduction operations."""
 
 from __future__ import annotations

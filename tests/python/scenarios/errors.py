@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Error paths with several units, and the abort on an uncaught exception."""
 
 from __future__ import annotations
@@ -236,7 +237,7 @@ def op_raises():
     where the function raised, a DartError naming that unit elsewhere), and the units
     stay in step."""
     dart.init()
-    me, n = dart.myid(), dart.size()
+    _me, n = dart.myid(), dart.size()
 
     def bad(invec, inoutvec):
         raise ValueError("deliberate failure in a reduction operation")

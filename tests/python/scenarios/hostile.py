@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Hostile input for dartpy: a bounded random-call scenario (fixed seed, 2 units).
 
 Every unit draws from the same generator in the same order, so all units make the same
@@ -48,7 +49,7 @@ def coll(cat: str, fn, *args, **kw):
     failed = 0
     try:
         fn(*args, **kw)
-    except EXPECTED as e:
+    except EXPECTED:
         failed = 1
         errors[cat] += 1
     except Exception:  # noqa: BLE001 -- reported below, after the agreement

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Notified access: notify_alloc blocks, put_notify (strided NumPy slices too), its
 handle form, notify after plain puts, waits and tests, SET and ADD, and the errors."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """One-sided scenarios: put/get in every form, zero-copy views, strided NumPy slices."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Progress processes (DART_PROGRESS_PER_NODE) seen from Python: run by test_progress.py.
 
 never_returns <units>   a progress process never returns from dart.init(): every process

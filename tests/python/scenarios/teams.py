@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Groups, teams, locks, atomics; mpi4py interop (team.comm, teams from communicators,
 gptrs pickled through mpi4py) in both init orders; init/exit cycles."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Python threads sharing dartpy: worker threads put/get (plain and prepared), use
 atomics and dart.memalloc while another thread runs allreduce with a Python reduction op,
 which needs the GIL inside MPI. With init() dartpy serializes the DART calls; a thread

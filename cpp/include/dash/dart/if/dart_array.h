@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_array.h -- distributed N-dimensional arrays with ghost layers (a DART-MPI
  * extension in the style of DART 3.2: every call returns dart_ret_t, and a failed call

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // dart_array.hpp -- C++ class over dart_array.h (header only; no second implementation).
 //
 //   dart::Array<double> u({nx, ny}, dart::ArrayOptions().halo(1).periodic({false, true}));

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_communication.h -- one-sided (RMA), atomic, collective and two-sided
  * communication.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_config.h -- the runtime's configuration descriptor (DART 3.2).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_ext.h -- DART-MPI extensions to the DART 3.2 interface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_globmem.h -- global pointers and global memory allocation.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_initialization.h -- starting and stopping the DART runtime.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_locality.h -- where the units are: nodes, NUMA domains, cores (DART 3.2).
  *

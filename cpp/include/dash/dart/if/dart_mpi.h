@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_mpi.h -- DART-MPI extension: bridge between DART teams and MPI communicators.
  * Includes <mpi.h>; include it only from code compiled with the MPI compiler wrappers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_notify.h -- notified access: a put whose arrival a counter at the target reports,
  * and waits on such counters (a DART-MPI extension in the style of DART 3.2).

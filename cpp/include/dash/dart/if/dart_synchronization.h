@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_synchronization.h -- team-wide mutual exclusion locks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_tables.h -- the one list of DART's basic types, predefined operations and return
  * codes, as X-macros. DART-MPI extension (included by dart_ext.h).

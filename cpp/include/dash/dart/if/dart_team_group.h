@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_team_group.h -- groups (local sets of units) and teams (collective,
  * communicating sets of units).

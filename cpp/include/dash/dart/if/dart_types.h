@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_types.h -- basic types, return codes, reduction operations and data
  * types of the DART interface.

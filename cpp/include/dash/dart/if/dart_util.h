@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dart_util.h -- small portability macros shared by the DART public headers.
  *
