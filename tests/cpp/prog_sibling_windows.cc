@@ -4,10 +4,11 @@
 // Concurrent window creation on sibling teams (quirk ompi-rdma-shared-file, quirks.h):
 // the teams {even units} and {odd units}, made by one dart_team_create each from the
 // same parent, allocate (and free) 300 times at the same time; then the same two teams
-// made by one dart_team_create (each unit passing its own group: one team id). Open MPI 4.1's osc/rdma
-// names the shared-memory file of an MPI_Win_create window after the communicator's
-// context id, which such teams share; without the workaround about 1 in 13 of these
-// allocations failed with MPI_ERR_WIN. Every allocation must succeed and work.
+// made by one dart_team_create (each unit passing its own group: one team id). Open
+// MPI 4.1's osc/rdma names the shared-memory file of an MPI_Win_create window after the
+// communicator's context id, which such teams share; without the workaround about 1 in
+// 13 of these allocations failed with MPI_ERR_WIN (and with one team id, issue 34, the
+// lock did not tell the teams apart). Every allocation must succeed and work.
 #include "prog_common.h"
 
 #include <vector>
