@@ -976,10 +976,6 @@ dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
                          dart_handle_t *handle, const char *fn);
 // The counter update a put_notify handle owes once its put is complete (notify.cc).
 dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
-// A handle whose completion flushes (win, rank), and its release without completion
-// (onesided.cc; notify.cc's signal handles).
-dart_handle_struct *flush_handle_new(MPI_Win win, int rank);
-void flush_handle_drop(dart_handle_struct *h);
 // Releases the locks still alive at dart_exit (their segments go with their teams).
 void locks_finalize();
 // The same for the allocators of dart_allocator_new (allocator.cc).

@@ -259,33 +259,6 @@ dart_ret_t dart_notify_signal(dart_gptr_t counter, uint64_t value, dart_notify_o
   return counter_update(c, value, aop, fn);
 }
 
-dart_ret_t dart_notify_signal_handle(dart_gptr_t counter, uint64_t value, dart_notify_op_t op,
-                                     dart_handle_t *handle) {
-  const char *fn = "dart_notify_signal_handle";
-  null_out(handle, DART_HANDLE_NULL);
-  Counter c;
-  dart_operation_t aop = DART_OP_SUM;
-  DART_TRY(check_counter(counter, fn, &c));
-  DART_TRY(check_op(op, fn, &aop));
-  if (handle == nullptr) return fail(DART_ERR_INVAL, fn, "handle is NULL");
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // as dart_notify_signal
-  sync_separate_segments();
-  if (c.cpu) return counter_update(c, value, aop, fn);  // complete at once
-  // The update starts now; its completion, local and remote, waits for the handle (a
-  // flush, local or not, to a unit outside MPI waits for it under MPICH between nodes,
-  // measured: issue 34). The value lives in the handle: the accumulate's origin buffer.
-  dart_handle_struct *h = flush_handle_new(c.t.win, c.t.rank);
-  h->notify_value = value;
-  static_assert(sizeof h->notify_value == sizeof(unsigned long long), "a 64-bit counter");
-  if (dart_ret_t rc = dart_accumulate(c.gp, &h->notify_value, 1, DART_TYPE_ULONGLONG, aop);
-      rc != DART_OK) {
-    flush_handle_drop(h);
-    return rc;
-  }
-  *handle = h;
-  return DART_OK;
-}
-
 dart_ret_t dart_notify_wait(dart_gptr_t counter, uint64_t until_count) {
   const char *fn = "dart_notify_wait";
   Counter c;
@@ -299,43 +272,6 @@ dart_ret_t dart_notify_wait(dart_gptr_t counter, uint64_t until_count) {
     // peers' MPI operations on this unit's other memory progress (MPICH needs the
     // target inside MPI, docs/design.md "Progress") while it waits.
     if (c.cpu && g->nnodes > 1) {
-      int flag = 0;
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, g->world, &flag, MPI_STATUS_IGNORE);
-    }
-    b.pause();
-  }
-}
-
-dart_ret_t dart_notify_wait_any(const dart_gptr_t *counters, size_t n, uint64_t until_count,
-                                size_t *index) {
-  const char *fn = "dart_notify_wait_any";
-  if (counters == nullptr || index == nullptr)
-    return fail(DART_ERR_INVAL, fn, "%s is NULL", counters == nullptr ? "counters" : "index");
-  std::vector<Counter> cs;
-  std::vector<size_t> at;
-  bool cpu_only = true;
-  for (size_t i = 0; i < n; ++i) {
-    if (DART_GPTR_ISNULL(counters[i])) continue;
-    Counter c;
-    DART_TRY(check_own_counter(counters[i], fn, &c));
-    cpu_only = cpu_only && c.cpu;
-    cs.push_back(c);
-    at.push_back(i);
-  }
-  if (cs.empty())
-    return fail(DART_ERR_INVAL, fn, "no counter to wait on (n = %zu, the others DART_GPTR_NULL)",
-                n);
-  Backoff b;
-  for (;;) {
-    for (size_t k = 0; k < cs.size(); ++k) {
-      bool done = false;
-      DART_TRY(counter_take(cs[k], until_count, &done));
-      if (done) {
-        *index = at[k];
-        return DART_OK;
-      }
-    }
-    if (cpu_only && g->nnodes > 1) {  // as dart_notify_wait
       int flag = 0;
       MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, g->world, &flag, MPI_STATUS_IGNORE);
     }

@@ -541,10 +541,6 @@ __attribute__((always_inline)) inline dart_ret_t transfer(const dart_gptr_t &gpt
 
 }  // namespace
 
-dart_handle_struct *flush_handle_new(MPI_Win win, int rank) { return handle_alloc(win, rank); }
-
-void flush_handle_drop(dart_handle_struct *h) { handle_release(h); }
-
 dart_ret_t put_blocking_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
                            dart_datatype_t src_type, dart_datatype_t dst_type, const char *fn) {
   return transfer<true, Mode::Blocking>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,

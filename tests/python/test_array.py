@@ -359,20 +359,8 @@ def test_bad_input_on_one_unit_and_on_all(n, upn, prog):
 CHAIN = [(4, None), (4, 1), (4, 2)]
 
 
-# Open MPI 4.1 between (emulated) nodes: MPI_Accumulate to a unit that is outside MPI
-# returns only once that unit enters MPI (measured: unit 1's signal to the late unit 0
-# took the 0.2 s), so unit 1 serves unit 2 only then. The signals' transport must change
-# for that (single-writer flags written by puts, issue 36).
-OMPI_BLOCKING_ACCUMULATE = pytest.mark.xfail(
-    dart.build_info()["mpi_flavor"] == "openmpi", strict=False,
-    reason="Open MPI: an accumulate to a unit outside MPI blocks the caller (issue 36)")
-
-
 @pytest.mark.mpi
-@pytest.mark.parametrize("n,upn,prog", [
-    p if p.values[1] is None else pytest.param(*p.values, id=p.id,
-                                               marks=[*p.marks, OMPI_BLOCKING_ACCUMULATE])
-    for p in placements(CHAIN)])
+@pytest.mark.parametrize("n,upn,prog", placements(CHAIN))
 def test_late_unit_delays_its_neighbours_only(n, upn, prog):
     """Unit 0 late by 0.2 s: unit 1 waits for it, units 2 and 3 (whose neighbours are on
     time) do not; both exchanges, blocking and split, 10 late rounds each, every ghost

@@ -173,24 +173,32 @@ dart_ret_t array_create(const dart_array_spec_t *spec, dart_array_t *array, cons
     discard(a.get());
     return rc;
   }
-  if (dart_ret_t rc = dart_notify_alloc(a->team, exchange_counters(a->dc.ndim), &a->counters);
+  if (dart_ret_t rc = dart_team_memalloc_aligned(a->team, exchange_flag_bytes(a->dc.ndim),
+                                                  DART_TYPE_BYTE, &a->flags);
       rc != DART_OK) {
     rc = rethrow(rc, fn);
     dart_team_memfree(a->mem);
     discard(a.get());
     return rc;
   }
-  dart_gptr_t mine = a->mem;
-  void *addr = nullptr;
+  dart_gptr_t mine = a->mem, my_flags = a->flags;
+  void *addr = nullptr, *flags = nullptr;
   dart_ret_t rc = dart_gptr_setunit(&mine, dart_team_unit_t{a->myid});
   if (rc == DART_OK) rc = dart_gptr_getaddr(mine, &addr);
+  if (rc == DART_OK) rc = dart_gptr_setunit(&my_flags, dart_team_unit_t{a->myid});
+  if (rc == DART_OK) rc = dart_gptr_getaddr(my_flags, &flags);
+  // The flags are zero on every unit before any unit's first signal (every unit passes
+  // the barrier, also after a local failure).
+  if (rc == DART_OK) std::memset(flags, 0, exchange_flag_bytes(a->dc.ndim));
+  if (const dart_ret_t brc = dart_barrier(a->team); rc == DART_OK) rc = brc;
   if (rc != DART_OK) {  // cannot fail for memory just allocated; never leak if it does
     rc = rethrow(rc, fn);
-    dart_notify_free(a->counters);
+    dart_team_memfree(a->flags);
     dart_team_memfree(a->mem);
     discard(a.get());
     return rc;
   }
+  a->own_flags = static_cast<uint64_t *>(flags);
   a->local = addr;
   if (zero_interior)
     std::memset(addr, 0, (size_t)a->dc.local_points(a->coords) * a->point_size);
@@ -264,7 +272,7 @@ dart_ret_t dart_array_destroy(dart_array_t *array) {
   }
   exchange_release(a.get());
   // Both frees run whatever happened before (they are collective).
-  const dart_ret_t r1 = dart_notify_free(a->counters);
+  const dart_ret_t r1 = dart_team_memfree(a->flags);
   if (rc == DART_OK && r1 != DART_OK) rc = rethrow(r1, fn);
   const dart_ret_t r2 = dart_team_memfree(a->mem);
   if (rc == DART_OK && r2 != DART_OK) rc = rethrow(r2, fn);

@@ -99,8 +99,8 @@ struct Region {
   dart_datatype_t local_type = DART_TYPE_UNDEFINED, remote_type = DART_TYPE_UNDEFINED;
   size_t nelem = 0;
   dart_gptr_t remote{};    // the peer's box (after allocation)
-  dart_gptr_t peer_counter[2]{};  // the peer's counters for this region (kinds 0, 1)
-  dart_gptr_t own_counter[2]{};   // this unit's counters for this region
+  dart_gptr_t peer_flag[2]{};  // the peer's flags for this region (kinds 0, 1; exchange.cc)
+  const uint64_t *own_flag[2]{};  // this unit's flags for this region
 };
 
 }  // namespace array
@@ -121,7 +121,9 @@ struct dart_array_struct {
   dart::array::Index lo{}, hi{}, local_shape{};
   int exchange = DART_ARRAY_EXCHANGE_GET;
   dart_gptr_t mem = DART_GPTR_NULL;       // unit 0's block
-  dart_gptr_t counters = DART_GPTR_NULL;  // unit 0's counter block
+  dart_gptr_t flags = DART_GPTR_NULL;     // unit 0's flag block (exchange.cc)
+  uint64_t *own_flags = nullptr;          // this unit's flag block
+  uint64_t epoch = 0;                     // updates begun; the value the signals write
   void *local = nullptr;
   size_t block_bytes = 0;                 // bytes of this unit's block (ghosts included)
 
@@ -143,8 +145,8 @@ dart_ret_t exchange_bind(dart_array_struct *a);
 void exchange_release(dart_array_struct *a);
 dart_ret_t exchange_begin(dart_array_struct *a, const char *fn);
 dart_ret_t exchange_end(dart_array_struct *a, const char *fn);
-// The counters one array needs (two kinds per direction).
-size_t exchange_counters(int ndim);
+// The bytes of one unit's flag block (two kinds per direction, a cache line each).
+size_t exchange_flag_bytes(int ndim);
 
 // array.cc: the collective creation of dart_array_create (fn names the caller in the
 // messages); zero_interior false leaves the interior as the allocation gives it (the

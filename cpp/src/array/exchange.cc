@@ -10,13 +10,23 @@
 // receives at most one region and serves at most one region per direction, also when it
 // is its own neighbour or meets one neighbour in two directions (periodic, two processes).
 //
-// Counters. Every unit has 2 * 3^n notification counters per array (dart_notify_alloc):
-// kind 0 at index dir says "region dir may now be read from here" (GET: the source is
-// ready) or "region dir has arrived here" (NOTIFY: the source pushed it); kind 1 at index
-// dir says "the receiver of region dir is done with my interior" (GET) or "the receiver's
-// ghosts of region dir are free" (NOTIFY). A region's counter changes at most once per
-// update until its owner takes the signal (the next signal of that counter needs the
-// owner's next update), so a count of 1 never mixes two updates.
+// Flags. Every unit has 2 * 3^n flags per array, 64-bit words a cache line apart (a
+// collective allocation, zeroed at creation): kind 0 at index dir says "region dir may
+// now be read from here" (GET: the source is ready) or "region dir has arrived here"
+// (NOTIFY: the source pushed it); kind 1 at index dir says "the receiver of region dir
+// is done with my interior" (GET) or "the receiver's ghosts of region dir are free"
+// (NOTIFY). A signal writes the writer's update count (its epoch, the same on every
+// unit: every unit counts the updates of the array) with a put; the owner waits until
+// its flag holds at least its own epoch, reading its own memory with plain loads. Each
+// flag has one writer (the unit at the other end of region dir), so no read-modify-write
+// is needed anywhere: a counter taken by an MPI atomic made a unit wait inside
+// MPI_Accumulate for a late neighbour under Open MPI (issue 34), and an MPI atomic needs
+// the target's progress on MPICH between nodes. A flag runs at most one epoch ahead of
+// its owner (its next write needs the owner's next update). Hazards: the flags are 8
+// bytes aligned to their own cache line, written whole (one put of one 8-byte element;
+// on one node DART's put is a copy, which writes aligned 8 bytes with one store on the
+// 64-bit targets DART builds for), so a load never sees half a value; a writer writes a
+// flag's word only, never a neighbour's.
 //
 // GET:    begin: signal ready (kind 0) to every receiver I serve; start the gets whose
 //                ready has arrived.
@@ -35,20 +45,38 @@
 // its neighbours only, not their neighbours (issue 34's chain).
 #include "array.h"
 
+#include <mpi.h>
+
+#include <dash/dart/if/dart_mpi.h>
+
 #include <algorithm>
+#include <atomic>
+#include <ctime>
+
+#include <sched.h>
 
 namespace dart {
 namespace array {
 
-size_t exchange_counters(int ndim) {
-  size_t n = 2;
+namespace {
+
+constexpr size_t kFlagStride = 64;  // bytes between two flags: one cache line each
+
+int ndirs(int ndim) {
+  int n = 1;
   for (int d = 0; d < ndim; ++d) n *= 3;
   return n;
 }
 
-namespace {
+size_t flag_index(int ndim, int kind, int dir) {
+  return (size_t)kind * (size_t)ndirs(ndim) + (size_t)dir;
+}
 
-int ndirs(int ndim) { return (int)(exchange_counters(ndim) / 2); }
+}  // namespace
+
+size_t exchange_flag_bytes(int ndim) { return 2 * (size_t)ndirs(ndim) * kFlagStride; }
+
+namespace {
 
 // The direction vector of index dir.
 Dims delta_of(int ndim, int dir) {
@@ -114,21 +142,52 @@ bool neighbour(const Decomp &dc, const Dims &c, const Dims &delta, int sign, Dim
   return true;
 }
 
-dart_gptr_t counter_of(const dart_array_struct *a, int unit, int kind, int dir) {
-  dart_gptr_t g = a->counters;
-  g.unitid = unit;  // the same counter block, another unit (dart_gptr_setunit)
-  g.addr_or_offs.offset =
-      (uint64_t)((size_t)kind * (size_t)ndirs(a->dc.ndim) + (size_t)dir) * sizeof(uint64_t);
+dart_gptr_t flag_of(const dart_array_struct *a, int unit, int kind, int dir) {
+  dart_gptr_t g = a->flags;
+  g.unitid = unit;  // the same flag block, another unit (dart_gptr_setunit)
+  g.addr_or_offs.offset = (uint64_t)(flag_index(a->dc.ndim, kind, dir) * kFlagStride);
   return g;
 }
 
-// Sends a signal; its completion waits for the end of the update (complete_signals).
-// A signal completed at once would wait there for a neighbour that is late (its MPI
-// needs the target inside MPI to complete an accumulate, MPICH's between nodes), and the
-// unit would serve its other neighbours only after that: the chain of issue 34.
-dart_ret_t signal(dart_array_struct *a, const dart_gptr_t &counter, const char *fn) {
+// Whether this unit's flag says the signal of this update has come.
+bool flag_set(const dart_array_struct *a, const uint64_t *flag) {
+  return __atomic_load_n(flag, __ATOMIC_ACQUIRE) >= a->epoch;
+}
+
+// One pause of a wait for flags: MPI progress first (a put from another node may need
+// this unit inside MPI to land, MPICH's active messages), then the core away. After a
+// while it sleeps, so that on an oversubscribed machine the units that have work run.
+void pause(const dart_array_struct *a, unsigned *polls) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  if (dart_team_comm(a->team, &comm) == DART_OK) {
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE);
+  }
+  if (++*polls < 1024) {
+    sched_yield();
+  } else {
+    struct timespec ts = {0, 20 * 1000};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+// Waits until this unit's flag says the signal of this update has come.
+void wait_flag(const dart_array_struct *a, const uint64_t *flag) {
+  unsigned polls = 0;
+  while (!flag_set(a, flag)) pause(a, &polls);
+}
+
+// Sends a signal: a put of this update's epoch into the peer's flag, after every load and
+// store of this unit before it (a fence: a peer that sees the flag and then reads or
+// writes this unit's memory sees them done). The put's completion waits for the end of
+// the update (complete_signals): a completion waits for a late peer on some MPIs, and the
+// unit would serve its other neighbours only after that (issue 34's chain).
+dart_ret_t signal(dart_array_struct *a, const dart_gptr_t &flag, const char *fn) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   dart_handle_t h = DART_HANDLE_NULL;
-  DART_ARRAY_TRY(dart_notify_signal_handle(counter, 1, DART_NOTIFY_ADD, &h), fn);
+  DART_ARRAY_TRY(dart_put_handle(flag, &a->epoch, 1, DART_TYPE_ULONGLONG, DART_TYPE_ULONGLONG,
+                                 &h),
+                 fn);
   if (h != DART_HANDLE_NULL) a->signals.push_back(h);
   return DART_OK;
 }
@@ -151,15 +210,14 @@ dart_ret_t start(dart_array_struct *a, std::vector<Region> &side, size_t k, cons
   if (&side == &a->recv)
     DART_ARRAY_TRY(dart_get_handle(local, r.remote, r.nelem, r.remote_type, r.local_type, &h), fn);
   else
-    DART_ARRAY_TRY(dart_put_notify_handle(r.remote, local, r.nelem, r.local_type, r.remote_type,
-                                          r.peer_counter[0], 1, DART_NOTIFY_ADD, &h),
+    DART_ARRAY_TRY(dart_put_handle(r.remote, local, r.nelem, r.local_type, r.remote_type, &h),
                    fn);
   a->handles[k] = h;
   a->started[k] = 1;
   return DART_OK;
 }
 
-// The side whose regions this unit transfers, and the counter kind that lets it start.
+// The side whose regions this unit transfers.
 std::vector<Region> &moving_side(dart_array_struct *a) {
   return a->exchange == DART_ARRAY_EXCHANGE_GET ? a->recv : a->send;
 }
@@ -168,24 +226,21 @@ std::vector<Region> &moving_side(dart_array_struct *a) {
 dart_ret_t start_ready(dart_array_struct *a, const char *fn) {
   std::vector<Region> &side = moving_side(a);
   const int kind = a->exchange == DART_ARRAY_EXCHANGE_GET ? 0 : 1;
-  for (size_t k = 0; k < side.size(); ++k) {
-    if (a->started[k]) continue;
-    int32_t flag = 0;
-    DART_ARRAY_TRY(dart_notify_test(side[k].own_counter[kind], 1, &flag), fn);
-    if (flag) DART_TRY(start(a, side, k, fn));
-  }
+  for (size_t k = 0; k < side.size(); ++k)
+    if (!a->started[k] && flag_set(a, side[k].own_flag[kind])) DART_TRY(start(a, side, k, fn));
   return DART_OK;
 }
 
-// Completes every started region of the moving side not yet completed: a get, then the
-// done signal to its source (GET); a notified put, whose completion sends the arrival
-// (NOTIFY).
+// Completes every started region of the moving side not yet completed, and sends what
+// its completion owes: the done signal to the source (GET), the arrival to the receiver
+// after the data is complete there (NOTIFY).
 dart_ret_t complete_started(dart_array_struct *a, const char *fn) {
   std::vector<Region> &side = moving_side(a);
+  const bool get = a->exchange == DART_ARRAY_EXCHANGE_GET;
   for (size_t k = 0; k < side.size(); ++k) {
     if (a->started[k] != 1) continue;
     DART_ARRAY_TRY(dart_wait(&a->handles[k]), fn);
-    if (a->exchange == DART_ARRAY_EXCHANGE_GET) DART_TRY(signal(a, side[k].peer_counter[1], fn));
+    DART_TRY(signal(a, side[k].peer_flag[get ? 1 : 0], fn));
     a->started[k] = 2;
   }
   return DART_OK;
@@ -197,21 +252,13 @@ dart_ret_t complete_started(dart_array_struct *a, const char *fn) {
 // comes: waiting for the regions in a fixed order, or completing them all together,
 // made every unit of a chain wait for the slowest unit of the chain (issue 34).
 dart_ret_t move_all(dart_array_struct *a, const char *fn) {
-  std::vector<Region> &side = moving_side(a);
-  const int kind = a->exchange == DART_ARRAY_EXCHANGE_GET ? 0 : 1;
-  std::vector<dart_gptr_t> waiting(side.size());
+  unsigned polls = 0;
   for (;;) {
     DART_TRY(start_ready(a, fn));
     DART_TRY(complete_started(a, fn));
-    size_t left = 0;
-    for (size_t k = 0; k < side.size(); ++k) {
-      waiting[k] = a->started[k] ? DART_GPTR_NULL : side[k].own_counter[kind];
-      left += a->started[k] ? 0 : 1;
-    }
-    if (left == 0) return DART_OK;
-    size_t k = 0;
-    DART_ARRAY_TRY(dart_notify_wait_any(waiting.data(), waiting.size(), 1, &k), fn);
-    DART_TRY(start(a, side, k, fn));
+    if (std::all_of(a->started.begin(), a->started.end(), [](char c) { return c == 2; }))
+      return DART_OK;
+    pause(a, &polls);
   }
 }
 
@@ -269,10 +316,10 @@ dart_ret_t exchange_bind(dart_array_struct *a) {
       r.remote = a->mem;
       r.remote.unitid = r.peer;  // dart_gptr_setunit: the peer's block
       r.remote.addr_or_offs.offset = (uint64_t)(r.remote_off * (int64_t)a->point_size);
-      r.own_counter[0] = counter_of(a, a->myid, 0, r.dir);
-      r.own_counter[1] = counter_of(a, a->myid, 1, r.dir);
-      r.peer_counter[0] = counter_of(a, r.peer, 0, r.dir);
-      r.peer_counter[1] = counter_of(a, r.peer, 1, r.dir);
+      for (int kind = 0; kind < 2; ++kind) {
+        r.own_flag[kind] = a->own_flags + flag_index(a->dc.ndim, kind, r.dir) * kFlagStride / 8;
+        r.peer_flag[kind] = flag_of(a, r.peer, kind, r.dir);
+      }
     }
   return DART_OK;
 }
@@ -291,10 +338,11 @@ void exchange_release(dart_array_struct *a) {
 }
 
 dart_ret_t exchange_begin(dart_array_struct *a, const char *fn) {
+  ++a->epoch;
   if (a->exchange == DART_ARRAY_EXCHANGE_GET) {
-    for (const Region &s : a->send) DART_TRY(signal(a, s.peer_counter[0], fn));  // ready
+    for (const Region &s : a->send) DART_TRY(signal(a, s.peer_flag[0], fn));  // ready
   } else {
-    for (const Region &r : a->recv) DART_TRY(signal(a, r.peer_counter[1], fn));  // free
+    for (const Region &r : a->recv) DART_TRY(signal(a, r.peer_flag[1], fn));  // free
   }
   std::fill(a->started.begin(), a->started.end(), 0);
   return start_ready(a, fn);
@@ -305,11 +353,9 @@ namespace {
 dart_ret_t wait_for_neighbours(dart_array_struct *a, const char *fn) {
   DART_TRY(move_all(a, fn));  // GET: the gets and the done signals
   if (a->exchange == DART_ARRAY_EXCHANGE_GET) {
-    for (const Region &s : a->send)
-      DART_ARRAY_TRY(dart_notify_wait(s.own_counter[1], 1), fn);
+    for (const Region &s : a->send) wait_flag(a, s.own_flag[1]);  // done
   } else {
-    for (const Region &r : a->recv)  // arrived
-      DART_ARRAY_TRY(dart_notify_wait(r.own_counter[0], 1), fn);
+    for (const Region &r : a->recv) wait_flag(a, r.own_flag[0]);  // arrived
   }
   return DART_OK;
 }

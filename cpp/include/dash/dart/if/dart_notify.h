@@ -86,36 +86,12 @@ dart_ret_t dart_notify(dart_gptr_t counter, uint64_t value, dart_notify_op_t op)
 dart_ret_t dart_notify_signal(dart_gptr_t counter, uint64_t value, dart_notify_op_t op);
 
 /**
- * dart_notify_signal as a handle: the update starts (the caller's earlier loads and
- * stores are ordered before it, as there), and dart_wait, dart_test, dart_waitall or
- * dart_testall complete it at the target. For a unit that signals several peers and
- * must not wait for a slow one before it signals or serves the others (a completion
- * needs the target inside MPI on some MPI libraries). Same-node counters are updated
- * at once: *handle is DART_HANDLE_NULL.
- */
-dart_ret_t dart_notify_signal_handle(dart_gptr_t counter, uint64_t value, dart_notify_op_t op,
-                                     dart_handle_t *handle);
-
-/**
  * Wait until the calling unit's own `counter` is at least until_count, then subtract
  * until_count from it (atomically with respect to concurrent notifications). The data
  * of the notifications counted is then visible. Drives MPI progress while it waits.
  * DART_ERR_INVAL for another unit's counter.
  */
 dart_ret_t dart_notify_wait(dart_gptr_t counter, uint64_t until_count);
-
-/**
- * Wait until one of the calling unit's own counters counters[0..n-1] is at least
- * until_count, subtract until_count from it (as dart_notify_wait) and set *index to its
- * position. Entries equal to DART_GPTR_NULL are skipped; the counters are polled in
- * order, so the first one ready wins. Drives MPI progress while it waits. For a unit
- * that acts on whichever of several signals comes first (shmem_signal_wait_until_any,
- * gaspi_notify_waitsome): waiting on each in turn would make it wait for the slowest
- * signaller before it answers the others. DART_ERR_INVAL for another unit's counter,
- * n == 0 or no counter that is not DART_GPTR_NULL.
- */
-dart_ret_t dart_notify_wait_any(const dart_gptr_t *counters, size_t n, uint64_t until_count,
-                                size_t *index);
 
 /** One poll of dart_notify_wait: *flag = 1 (and until_count subtracted) if the calling
  *  unit's counter is at least until_count, else *flag = 0 and the counter is untouched. */
