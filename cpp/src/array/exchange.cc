@@ -202,7 +202,8 @@ dart_ret_t complete_signals(dart_array_struct *a, const char *fn) {
   return DART_OK;
 }
 
-// Starts the transfer of region k of `side` (recv: a get, send: a notified put).
+// Starts the transfer of region k of `side` (recv: a get, send: a put; its arrival is
+// signalled once it is complete, complete_started).
 dart_ret_t start(dart_array_struct *a, std::vector<Region> &side, size_t k, const char *fn) {
   Region &r = side[k];
   char *local = static_cast<char *>(a->local) + r.local_off * (int64_t)a->point_size;

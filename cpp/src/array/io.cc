@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Array files (dart_array.h): NumPy .npy headers and the collective save and load of a
-// distributed array through MPI-IO, each unit writing or reading its own interior with
-// one collective call through a subarray file view.
+// distributed array through MPI-IO, each unit writing its own interior with one
+// collective call through a subarray file view (a save), or reading it through a view of
+// a file handle of its own (a load).
 //
 // The .npy format (NumPy's numpy/lib/format.py, "NEP 1"): the magic "\x93NUMPY", the
 // format's major and minor version bytes, the header's length (uint16 little-endian in
@@ -287,8 +288,9 @@ dart_ret_t transfer_all(dart_array_struct *a, MPI_File fh, int64_t offset, bool 
     if (mrc != MPI_SUCCESS)
       rc = mpi_fail(mrc, fn, "MPI_Get_elements_x");
     else if (moved != want)
-      rc = fail(DART_ERR_OTHER, fn, "%s '%s': MPI-IO %s %lld of this unit's %lld bytes%s", write ? "cannot save to" : "cannot load",
-                path, write ? "wrote" : "read", (long long)moved, (long long)want,
+      rc = fail(DART_ERR_OTHER, fn, "%s '%s': MPI-IO %s %lld of this unit's %lld bytes%s",
+                write ? "cannot save to" : "cannot load", path, write ? "wrote" : "read",
+                (long long)moved, (long long)want,
                 write ? "" : " (the file is shorter than its header says: truncated while "
                              "it was read?)");
   }
@@ -313,11 +315,11 @@ std::string folder_of(const std::string &path) {
 }
 
 // A short name, whatever the path's: Open MPI 4.1's ompio asks its shared-file-pointer
-// component "sm" about every file it opens, which names a file of its own after the
-// file's base name plus ~20 characters in a 256-byte buffer: a base name of ~150
-// characters made it print "unable to open file for mmap", one of ~230 overflowed the
-// buffer (glibc's "buffer overflow detected", the job aborted). The temporary name
-// no longer carries the target's base name (issue 34).
+// components about every file it opens, and they name files of their own after the
+// file's name in fixed buffers ("sm" printed "unable to open file for mmap" for a
+// temporary name that carried a long target's base name; "lockedfile" overflows a
+// 256-byte buffer for a whole path of ~240 characters, docs/mpi-notes.md). The temporary
+// name no longer carries the target's base name (issue 34).
 std::string temporary_name(const std::string &path) {
   static unsigned counter = 0;
   const size_t slash = path.rfind('/');
