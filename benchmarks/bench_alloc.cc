@@ -117,7 +117,8 @@ int main(int argc, char **argv) {
       std::vector<dart_gptr_t> held((size_t)live, DART_GPTR_NULL);
       MPI_Barrier(comm);
       const size_t before = heap_in_use();
-      for (auto &g : held) check(dart_team_memalloc_aligned(DART_TEAM_ALL, mine, DART_TYPE_BYTE, &g), "alloc");
+      for (auto &g : held)
+        check(dart_team_memalloc_aligned(DART_TEAM_ALL, mine, DART_TYPE_BYTE, &g), "alloc");
       const size_t after = heap_in_use();
       for (auto &g : held) check(dart_team_memfree(g), "free");
       long long per = live > 0 ? ((long long)after - (long long)before) / live : 0, most = 0;
@@ -128,8 +129,8 @@ int main(int argc, char **argv) {
           std::sort(v.begin(), v.end());
           const double med = v.empty() ? 0 : v[v.size() / 2], mn = v.empty() ? 0 : v.front();
           std::fprintf(f, "alloc,%s,%s-%s,%zu,%d,node,%.3f,%.3f,%d,%s,%lld\n", impl.c_str(),
-                       k == 0 ? "alloc" : "free", pattern, S, n, med, mn, (int)v.size(),
-                       pattern, k == 0 ? most : 0LL);
+                       k == 0 ? "alloc" : "free", pattern, S, n, med, mn, (int)v.size(), pattern,
+                       k == 0 ? most : 0LL);
         }
         std::fflush(f);
       }

@@ -24,8 +24,8 @@
 namespace {
 
 // Raw MPI atomics on one window: fetch_and_op and compare_and_swap rows.
-void mpi_atomic_cases(bench::Runner& runner, const std::string& impl,
-                      const std::string& placement, MPI_Win win, bool with_cas) {
+void mpi_atomic_cases(bench::Runner &runner, const std::string &impl, const std::string &placement,
+                      MPI_Win win, bool with_cas) {
   {
     std::vector<bench::Case> cases;
     const int64_t one = 1;
@@ -35,8 +35,8 @@ void mpi_atomic_cases(bench::Runner& runner, const std::string& impl,
                          int64_t old = 0;
                          double t0 = MPI_Wtime();
                          for (long i = 0; i < k; ++i) {
-                           BENCH_MPI_CHECK(MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 1, 0,
-                                                            MPI_SUM, win));
+                           BENCH_MPI_CHECK(
+                               MPI_Fetch_and_op(&one, &old, MPI_INT64_T, 1, 0, MPI_SUM, win));
                            BENCH_MPI_CHECK(MPI_Win_flush(1, win));
                          }
                          bench::clobber(&old);
@@ -49,19 +49,19 @@ void mpi_atomic_cases(bench::Runner& runner, const std::string& impl,
                          int64_t v = 7, cmp = 0, old = 0;
                          double t0 = MPI_Wtime();
                          for (long i = 0; i < k; ++i) {
-                           BENCH_MPI_CHECK(MPI_Compare_and_swap(&v, &cmp, &old, MPI_INT64_T,
-                                                                1, 8, win));
+                           BENCH_MPI_CHECK(
+                               MPI_Compare_and_swap(&v, &cmp, &old, MPI_INT64_T, 1, 8, win));
                            BENCH_MPI_CHECK(MPI_Win_flush(1, win));
                          }
                          bench::clobber(&old);
                          return MPI_Wtime() - t0;
                        },
                        nullptr});
-    for (auto& c : cases) runner.run(c);
+    for (auto &c : cases) runner.run(c);
   }
 }
 
-void run_all(const bench::Options& opt) {
+void run_all(const bench::Options &opt) {
   bench::Runner runner(opt);
   dart_global_unit_t me;
   size_t nunits = 0;
@@ -74,8 +74,7 @@ void run_all(const bench::Options& opt) {
   BENCH_DART_CHECK(dart_unit_node(DART_GLOBAL_UNIT_ID(1), &node1));
   const std::string placement = node0 == node1 ? "node" : "remote";
   if (!opt.placement.empty() && opt.placement != placement)
-    bench::die(("--placement " + opt.placement + " but the runtime reports " + placement)
-                   .c_str());
+    bench::die(("--placement " + opt.placement + " but the runtime reports " + placement).c_str());
 
   // ---- DART ---------------------------------------------------------------------------
   dart_gptr_t g = DART_GPTR_NULL;
@@ -95,8 +94,8 @@ void run_all(const bench::Options& opt) {
                        long long one = 1, old = 0;
                        double t0 = MPI_Wtime();
                        for (long i = 0; i < k; ++i)
-                         BENCH_DART_CHECK(dart_fetch_and_op(target, &one, &old,
-                                                            DART_TYPE_LONGLONG, DART_OP_SUM));
+                         BENCH_DART_CHECK(dart_fetch_and_op(target, &one, &old, DART_TYPE_LONGLONG,
+                                                            DART_OP_SUM));
                        bench::clobber(&old);
                        return MPI_Wtime() - t0;
                      },
@@ -107,8 +106,8 @@ void run_all(const bench::Options& opt) {
                        long long v = 7, cmp = 0, old = 0;
                        double t0 = MPI_Wtime();
                        for (long i = 0; i < k; ++i)
-                         BENCH_DART_CHECK(dart_compare_and_swap(target_cas, &v, &cmp, &old,
-                                                                DART_TYPE_LONGLONG));
+                         BENCH_DART_CHECK(
+                             dart_compare_and_swap(target_cas, &v, &cmp, &old, DART_TYPE_LONGLONG));
                        bench::clobber(&old);
                        return MPI_Wtime() - t0;
                      },
@@ -128,7 +127,7 @@ void run_all(const bench::Options& opt) {
   if (runner.selected("dart", "lock_acquire_release_contended"))
     cases.push_back({"dart", "lock_acquire_release_contended", placement, 4, lock_loop,
                      [=](long k) { lock_loop(k); }});
-  for (auto& c : cases) runner.run(c);
+  for (auto &c : cases) runner.run(c);
   runner.barrier();
   BENCH_DART_CHECK(dart_team_lock_destroy(&lock));
   BENCH_DART_CHECK(dart_team_memfree(g));
@@ -137,12 +136,12 @@ void run_all(const bench::Options& opt) {
   // is measured once per run) --------------------------------------------------------
   if (placement != "node") return;
   MPI_Comm node_comm = MPI_COMM_NULL;
-  BENCH_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                                      MPI_INFO_NULL, &node_comm));
+  BENCH_MPI_CHECK(
+      MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_comm));
   int node_size = 0;
   BENCH_MPI_CHECK(MPI_Comm_size(node_comm, &node_size));
   if (node_size != 2) bench::die("the MPI baselines need both ranks on one node");
-  char* shm_base = nullptr;
+  char *shm_base = nullptr;
   MPI_Win shm = MPI_WIN_NULL, create = MPI_WIN_NULL, alloc = MPI_WIN_NULL;
   MPI_Info info;
   BENCH_MPI_CHECK(MPI_Info_create(&info));
@@ -151,7 +150,7 @@ void run_all(const bench::Options& opt) {
   BENCH_MPI_CHECK(MPI_Info_free(&info));
   std::memset(shm_base, 0, 64);
   BENCH_MPI_CHECK(MPI_Win_create(shm_base, 64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &create));
-  char* alloc_base = nullptr;
+  char *alloc_base = nullptr;
   BENCH_MPI_CHECK(MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &alloc_base, &alloc));
   std::memset(alloc_base, 0, 64);
   for (MPI_Win w : {shm, create, alloc}) {
@@ -169,7 +168,7 @@ void run_all(const bench::Options& opt) {
   mpi_atomic_cases(runner, "mpi-rma-create-shm", "remote", create, true);
   mpi_atomic_cases(runner, "mpi-rma-allocate", "remote", alloc, !open_mpi);
   runner.barrier();
-  for (MPI_Win* w : {&alloc, &create, &shm}) {
+  for (MPI_Win *w : {&alloc, &create, &shm}) {
     BENCH_MPI_CHECK(MPI_Win_unlock_all(*w));
     BENCH_MPI_CHECK(MPI_Win_free(w));
   }
@@ -178,7 +177,7 @@ void run_all(const bench::Options& opt) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (dart_init(&argc, &argv) != DART_OK) {
     std::fprintf(stderr, "dart_init failed: %s\n", dart_error_detail());
     return 1;

@@ -35,36 +35,35 @@
 namespace bench {
 
 // Abort the whole job (never hang the peer) when an MPI call fails.
-#define BENCH_MPI_CHECK(call)                                                          \
-  do {                                                                                 \
-    int bench_rc_ = (call);                                                            \
-    if (bench_rc_ != MPI_SUCCESS) {                                                    \
-      char bench_msg_[MPI_MAX_ERROR_STRING];                                           \
-      int bench_len_ = 0;                                                              \
-      MPI_Error_string(bench_rc_, bench_msg_, &bench_len_);                            \
-      std::fprintf(stderr, "%s:%d: %s failed: %d (%s)\n", __FILE__, __LINE__, #call,  \
-                   bench_rc_, bench_msg_);                                             \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-    }                                                                                  \
+#define BENCH_MPI_CHECK(call)                                                                   \
+  do {                                                                                          \
+    int bench_rc_ = (call);                                                                     \
+    if (bench_rc_ != MPI_SUCCESS) {                                                             \
+      char bench_msg_[MPI_MAX_ERROR_STRING];                                                    \
+      int bench_len_ = 0;                                                                       \
+      MPI_Error_string(bench_rc_, bench_msg_, &bench_len_);                                     \
+      std::fprintf(stderr, "%s:%d: %s failed: %d (%s)\n", __FILE__, __LINE__, #call, bench_rc_, \
+                   bench_msg_);                                                                 \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                             \
+    }                                                                                           \
   } while (0)
 
-[[noreturn]] inline void die(const char* msg) {
+[[noreturn]] inline void die(const char *msg) {
   std::fprintf(stderr, "bench: %s\n", msg);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::abort();
 }
 
 // Keeps the compiler from eliding copies into buffers that are never read.
-inline void clobber(const void* p) { asm volatile("" : : "r"(p) : "memory"); }
+inline void clobber(const void *p) { asm volatile("" : : "r"(p) : "memory"); }
 
-constexpr const char* kCsvHeader =
-    "bench,impl,op,bytes,units,placement,median_us,min_us,iters";
+constexpr const char *kCsvHeader = "bench,impl,op,bytes,units,placement,median_us,min_us,iters";
 
-inline const std::vector<size_t>& all_sizes() {
+inline const std::vector<size_t> &all_sizes() {
   static const std::vector<size_t> s = {8, 64, 1024, 8192, 65536, 1 << 20, 4 << 20};
   return s;
 }
-inline const std::vector<size_t>& quick_sizes() {
+inline const std::vector<size_t> &quick_sizes() {
   static const std::vector<size_t> s = {8, 1024, 65536, 1 << 20};
   return s;
 }
@@ -73,25 +72,28 @@ struct Options {
   bool quick = false;
   bool header = false;
   std::string bench = "latency";  // the bench column of the rows
-  std::string out;               // CSV file (append); empty: stdout
-  std::string placement;         // bench_latency: node|remote (set by the driver)
-  std::vector<std::string> only; // impl or impl:op filters; empty = default set
+  std::string out;                // CSV file (append); empty: stdout
+  std::string placement;          // bench_latency: node|remote (set by the driver)
+  std::vector<std::string> only;  // impl or impl:op filters; empty = default set
   std::vector<size_t> sizes;
   double batch_us = 500.0;  // minimum duration of one timed batch
   int reps = 0;             // 0: default (31; 21 for >= 1 MiB; 5 with --quick)
 };
 
-inline size_t parse_size(const std::string& s) {
-  char* end = nullptr;
+inline size_t parse_size(const std::string &s) {
+  char *end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   std::string suf(end);
-  if (suf == "K" || suf == "KiB" || suf == "k") v *= 1024;
-  else if (suf == "M" || suf == "MiB" || suf == "m") v *= 1024 * 1024;
-  else if (!suf.empty() && suf != "B") die(("bad size: " + s).c_str());
+  if (suf == "K" || suf == "KiB" || suf == "k")
+    v *= 1024;
+  else if (suf == "M" || suf == "MiB" || suf == "m")
+    v *= 1024 * 1024;
+  else if (!suf.empty() && suf != "B")
+    die(("bad size: " + s).c_str());
   return static_cast<size_t>(v);
 }
 
-inline std::vector<std::string> split(const std::string& s, char sep) {
+inline std::vector<std::string> split(const std::string &s, char sep) {
   std::vector<std::string> out;
   size_t start = 0;
   while (start <= s.size()) {
@@ -103,12 +105,12 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-inline const char* usage_text() {
+inline const char *usage_text() {
   return "options: [--quick] [--header] [--out FILE] [--placement node|remote]\n"
          "         [--sizes 8,1K,1M] [--only impl[:op],...] [--batch-us US] [--reps R]\n";
 }
 
-inline Options parse_options(int argc, char** argv) {
+inline Options parse_options(int argc, char **argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -116,15 +118,22 @@ inline Options parse_options(int argc, char** argv) {
       if (i + 1 >= argc) die(("missing value for " + a).c_str());
       return argv[++i];
     };
-    if (a == "--quick") o.quick = true;
-    else if (a == "--header") o.header = true;
-    else if (a == "--out") o.out = value();
-    else if (a == "--placement") o.placement = value();
-    else if (a == "--only") o.only = split(value(), ',');
+    if (a == "--quick")
+      o.quick = true;
+    else if (a == "--header")
+      o.header = true;
+    else if (a == "--out")
+      o.out = value();
+    else if (a == "--placement")
+      o.placement = value();
+    else if (a == "--only")
+      o.only = split(value(), ',');
     else if (a == "--sizes") {
-      for (auto& s : split(value(), ',')) o.sizes.push_back(parse_size(s));
-    } else if (a == "--batch-us") o.batch_us = std::atof(value().c_str());
-    else if (a == "--reps") o.reps = std::atoi(value().c_str());
+      for (auto &s : split(value(), ',')) o.sizes.push_back(parse_size(s));
+    } else if (a == "--batch-us")
+      o.batch_us = std::atof(value().c_str());
+    else if (a == "--reps")
+      o.reps = std::atoi(value().c_str());
     else if (a == "--help" || a == "-h") {
       std::printf("%s", usage_text());
       std::exit(0);
@@ -150,7 +159,7 @@ struct Case {
 
 class Runner {
  public:
-  explicit Runner(const Options& o) : opt_(o) {
+  explicit Runner(const Options &o) : opt_(o) {
     BENCH_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm_));
     BENCH_MPI_CHECK(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN));
     BENCH_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
@@ -170,23 +179,22 @@ class Runner {
     if (out_ && out_ != stdout) std::fclose(out_);
     MPI_Comm_free(&comm_);
   }
-  Runner(const Runner&) = delete;
-  Runner& operator=(const Runner&) = delete;
+  Runner(const Runner &) = delete;
+  Runner &operator=(const Runner &) = delete;
 
   int rank() const { return rank_; }
-  const Options& options() const { return opt_; }
+  const Options &options() const { return opt_; }
 
   // Whether the default set (or --only) selects impl:op.
-  bool selected(const std::string& impl, const std::string& op,
-                bool default_on = true) const {
+  bool selected(const std::string &impl, const std::string &op, bool default_on = true) const {
     if (opt_.only.empty()) return default_on;
-    for (auto& f : opt_.only)
+    for (auto &f : opt_.only)
       if (f == impl || f == impl + ":" + op || f == "*:" + op) return true;
     return false;
   }
 
   // Collective over both ranks.
-  void run(const Case& c) {
+  void run(const Case &c) {
     if (rank_ == 0) {
       run_origin(c);
     } else {
@@ -204,7 +212,7 @@ class Runner {
  private:
   // Returns the seconds charged to the K ops; *wall gets the whole batch's duration
   // (larger than the charged time when only part of the batch is timed).
-  double batch(const Case& c, long k, double* wall = nullptr) {
+  double batch(const Case &c, long k, double *wall = nullptr) {
     BENCH_MPI_CHECK(MPI_Bcast(&k, 1, MPI_LONG, 0, comm_));
     double t0 = MPI_Wtime();
     double t = c.origin(k);
@@ -218,7 +226,7 @@ class Runner {
     return bytes >= (1u << 20) ? 21 : 31;
   }
 
-  void run_origin(const Case& c) {
+  void run_origin(const Case &c) {
     const double target = opt_.batch_us * 1e-6;
     // First touch (page faults, lazy connection setup) is not part of calibration.
     batch(c, 1);
@@ -250,7 +258,7 @@ class Runner {
   Options opt_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = -1, size_ = 0;
-  std::FILE* out_ = nullptr;
+  std::FILE *out_ = nullptr;
 };
 
 }  // namespace bench

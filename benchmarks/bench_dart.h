@@ -7,15 +7,14 @@
 #include "bench_common.h"
 
 // Abort the whole job (never hang the peer) when a DART call fails.
-#define BENCH_DART_CHECK(call)                                                         \
-  do {                                                                                 \
-    dart_ret_t bench_ret_ = (call);                                                    \
-    if (bench_ret_ != DART_OK) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s failed: %d (%s: %s)\n", __FILE__, __LINE__,     \
-                   #call, static_cast<int>(bench_ret_), dart_strerror(bench_ret_),     \
-                   dart_error_detail());                                               \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                    \
-    }                                                                                  \
+#define BENCH_DART_CHECK(call)                                                                    \
+  do {                                                                                            \
+    dart_ret_t bench_ret_ = (call);                                                               \
+    if (bench_ret_ != DART_OK) {                                                                  \
+      std::fprintf(stderr, "%s:%d: %s failed: %d (%s: %s)\n", __FILE__, __LINE__, #call,          \
+                   static_cast<int>(bench_ret_), dart_strerror(bench_ret_), dart_error_detail()); \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                               \
+    }                                                                                             \
   } while (0)
 
 #include <dash/dart/if/dart_ext.h>
@@ -33,8 +32,8 @@ inline int progress_per_node() {
 // does not is a failure (exit 1), not a skip, so the rows cannot silently disappear.
 inline void require_progress(const char *prog) {
   if (progress_per_node() > 0) return;
-  std::printf("%s: progress processes requested but not running (dart_config_string: %s)\n",
-              prog, dart_config_string());
+  std::printf("%s: progress processes requested but not running (dart_config_string: %s)\n", prog,
+              dart_config_string());
   std::fflush(stdout);
   dart_abort(1);
 }

@@ -111,8 +111,8 @@ class P2P : public Method {
       BENCH_MPI_CHECK(MPI_Irecv(mem_.data() + s_.dir[i] * s_.bytes, static_cast<int>(s_.bytes),
                                 MPI_BYTE, s_.peer[i], s_.dir[i], MPI_COMM_WORLD, &reqs_[i]));
     for (size_t i = 0; i < n; ++i)
-      BENCH_MPI_CHECK(MPI_Isend(s_.send[i].data(), static_cast<int>(s_.bytes), MPI_BYTE,
-                                s_.peer[i], opposite(s_.dir[i]), MPI_COMM_WORLD, &reqs_[n + i]));
+      BENCH_MPI_CHECK(MPI_Isend(s_.send[i].data(), static_cast<int>(s_.bytes), MPI_BYTE, s_.peer[i],
+                                opposite(s_.dir[i]), MPI_COMM_WORLD, &reqs_[n + i]));
     BENCH_MPI_CHECK(MPI_Waitall(static_cast<int>(2 * n), reqs_.data(), MPI_STATUSES_IGNORE));
   }
 
@@ -172,16 +172,22 @@ int main(int argc, char **argv) {
       if (i + 1 >= argc) bench::die(("missing value for " + a).c_str());
       return argv[++i];
     };
-    if (a == "--quick") quick = true;
-    else if (a == "--sizes") for (auto &x : bench::split(val(), ',')) sizes.push_back(bench::parse_size(x));
+    if (a == "--quick")
+      quick = true;
+    else if (a == "--sizes")
+      for (auto &x : bench::split(val(), ',')) sizes.push_back(bench::parse_size(x));
     else if (a == "--neighbours") {
       nbs.clear();
       for (auto &x : bench::split(val(), ',')) nbs.push_back(std::atoi(x.c_str()));
-    } else if (a == "--placement") placement = val();
-    else if (a == "--out") out_path = val();
-    else bench::die(("unknown option " + a).c_str());
+    } else if (a == "--placement")
+      placement = val();
+    else if (a == "--out")
+      out_path = val();
+    else
+      bench::die(("unknown option " + a).c_str());
   }
-  if (sizes.empty()) sizes = quick ? std::vector<size_t>{8, 65536} : std::vector<size_t>{8, 1024, 65536};
+  if (sizes.empty())
+    sizes = quick ? std::vector<size_t>{8, 65536} : std::vector<size_t>{8, 1024, 65536};
   const int reps = quick ? 3 : 11, K = quick ? 10 : 50;
 
   Setup base;

@@ -34,9 +34,7 @@ constexpr uint64_t kPoly = 0x7;
 constexpr uint64_t kPeriod = 1317624576693539401ULL;  // period of the HPCC stream
 constexpr long kLookahead = 1024;
 
-inline uint64_t next_ran(uint64_t x) {
-  return (x << 1) ^ ((int64_t)x < 0 ? kPoly : 0);
-}
+inline uint64_t next_ran(uint64_t x) { return (x << 1) ^ ((int64_t)x < 0 ? kPoly : 0); }
 
 // The n-th element of the stream that starts at 1 (n >= 0), by repeated squaring of the
 // "multiply by x" map in GF(2)[x] / (x^64 + x^2 + x + 1): powers[i] is x^(2^i)... as in
@@ -74,7 +72,7 @@ struct Opts {
   bool header = false;
 };
 
-Opts parse(int argc, char** argv) {
+Opts parse(int argc, char **argv) {
   Opts o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -85,12 +83,18 @@ Opts parse(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--log2-table") o.log2_table = std::atoi(val().c_str());
-    else if (a == "--reps") o.reps = std::atoi(val().c_str());
-    else if (a == "--placement") o.placement = val();
-    else if (a == "--out") o.out = val();
-    else if (a == "--header") o.header = true;
-    else if (a == "--quick") o.reps = 3, o.log2_table = std::min(o.log2_table, 14);
+    if (a == "--log2-table")
+      o.log2_table = std::atoi(val().c_str());
+    else if (a == "--reps")
+      o.reps = std::atoi(val().c_str());
+    else if (a == "--placement")
+      o.placement = val();
+    else if (a == "--out")
+      o.out = val();
+    else if (a == "--header")
+      o.header = true;
+    else if (a == "--quick")
+      o.reps = 3, o.log2_table = std::min(o.log2_table, 14);
     else {
       std::fprintf(stderr,
                    "usage: bench_gups [--log2-table N] [--reps R] [--placement node|remote]"
@@ -108,15 +112,15 @@ Opts parse(int argc, char** argv) {
 
 // One version of the benchmark: `update(target unit, word offset in the unit's part,
 // pointer to the value)` starts one update (the value must stay untouched until the
-// next `complete()`: MPI may read the origin buffer any time before that), `complete()` completes the outstanding ones,
-// `local` is this unit's part for initialisation and verification, `sync()` orders
-// this unit's loads/stores of `local` with the atomics (collective).
+// next `complete()`: MPI may read the origin buffer any time before that), `complete()` completes
+// the outstanding ones, `local` is this unit's part for initialisation and verification, `sync()`
+// orders this unit's loads/stores of `local` with the atomics (collective).
 struct Version {
   std::string impl;
-  std::function<void(int, uint64_t, const uint64_t*)> update;
+  std::function<void(int, uint64_t, const uint64_t *)> update;
   std::function<void()> complete;
   std::function<void()> sync;
-  uint64_t* local;
+  uint64_t *local;
 };
 
 struct Result {
@@ -141,7 +145,7 @@ Result merge(const Result &a, const Result &b) {
   return r;
 }
 
-Result run_version(const Version& v, int me, int n, int log2_local, int reps) {
+Result run_version(const Version &v, int me, int n, int log2_local, int reps) {
   const uint64_t local_words = 1ULL << log2_local;
   const uint64_t table = local_words * (uint64_t)n;
   const bool pow2 = (table & (table - 1)) == 0;
@@ -157,7 +161,7 @@ Result run_version(const Version& v, int me, int n, int log2_local, int reps) {
     for (int64_t i = 0; i < mine; ++i) {
       ran = next_ran(ran);
       uint64_t idx = pow2 ? (ran & (table - 1)) : (ran % table);
-      uint64_t* val = &vals[i % kLookahead];
+      uint64_t *val = &vals[i % kLookahead];
       *val = ran;
       v.update((int)(idx >> log2_local), idx & (local_words - 1), val);
       if ((i + 1) % kLookahead == 0) v.complete();
@@ -187,16 +191,16 @@ Result run_version(const Version& v, int me, int n, int log2_local, int reps) {
   return {us[us.size() / 2], us.front(), (long)(mine * reps), errors, us};
 }
 
-void emit(std::FILE* f, const std::string& impl, int n, const std::string& placement,
-          const Result& r) {
-  std::fprintf(f, "gups,%s,update,8,%d,%s,%.4f,%.4f,%ld\n", impl.c_str(), n,
-               placement.c_str(), r.median_us, r.min_us, r.iters);
+void emit(std::FILE *f, const std::string &impl, int n, const std::string &placement,
+          const Result &r) {
+  std::fprintf(f, "gups,%s,update,8,%d,%s,%.4f,%.4f,%ld\n", impl.c_str(), n, placement.c_str(),
+               r.median_us, r.min_us, r.iters);
   std::fflush(f);
 }
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   if (dart_init(&argc, &argv) != DART_OK) {
     std::fprintf(stderr, "dart_init failed: %s\n", dart_error_detail());
     return 1;
@@ -223,7 +227,7 @@ int main(int argc, char** argv) {
                  o.placement.c_str(), nnodes);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  std::FILE* out = stdout;
+  std::FILE *out = stdout;
   if (me == 0 && !o.out.empty()) {
     out = std::fopen(o.out.c_str(), "a");
     if (!out) {
@@ -231,19 +235,18 @@ int main(int argc, char** argv) {
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
-  if (me == 0 && o.header)
-    std::fprintf(out, "%s\n", bench::kCsvHeader);
+  if (me == 0 && o.header) std::fprintf(out, "%s\n", bench::kCsvHeader);
   const uint64_t local_words = 1ULL << o.log2_table;
   int failures = 0;
-  auto report = [&](const std::string& impl, const std::string& pl, const Result& r) {
+  auto report = [&](const std::string &impl, const std::string &pl, const Result &r) {
     const double rate = (double)r.errors / ((double)local_words * n);
     if (me == 0) {
       emit(out, impl, n, pl, r);
       std::fprintf(stderr,
                    "[gups] %-4s %-6s %d units, table 2^%d words/unit: %.5f GUPS "
                    "(median %.4f us/update/unit), verification: %llu errors (rate %.2e)\n",
-                   impl.c_str(), pl.c_str(), n, o.log2_table, n / (r.median_us * 1e3),
-                   r.median_us, (unsigned long long)r.errors, rate);
+                   impl.c_str(), pl.c_str(), n, o.log2_table, n / (r.median_us * 1e3), r.median_us,
+                   (unsigned long long)r.errors, rate);
     }
     if (r.errors != 0) ++failures;  // both versions use atomics: 0 is required
   };
@@ -252,12 +255,12 @@ int main(int argc, char** argv) {
   dart_gptr_t g = DART_GPTR_NULL;
   BENCH_DART_CHECK(dart_team_memalloc_aligned(DART_TEAM_ALL, local_words, DART_TYPE_ULONGLONG, &g));
   std::vector<dart_gptr_t> base(n, g);
-  void* addr = nullptr;  // this unit's part (the returned gptr names unit 0's)
+  void *addr = nullptr;  // this unit's part (the returned gptr names unit 0's)
   BENCH_DART_CHECK(dart_gptr_setunit(&base[me], DART_TEAM_UNIT_ID(me)));
   BENCH_DART_CHECK(dart_gptr_getaddr(base[me], &addr));
   for (int u = 0; u < n; ++u) BENCH_DART_CHECK(dart_gptr_setunit(&base[u], DART_TEAM_UNIT_ID(u)));
   Version dart_v{"dart",
-                 [&](int unit, uint64_t word, const uint64_t* val) {
+                 [&](int unit, uint64_t word, const uint64_t *val) {
                    dart_gptr_t t = base[unit];
                    t.addr_or_offs.offset += word * sizeof(uint64_t);
                    BENCH_DART_CHECK(dart_accumulate(t, val, 1, DART_TYPE_ULONGLONG, DART_OP_BXOR));
@@ -266,22 +269,22 @@ int main(int argc, char** argv) {
                  // The table is initialised and verified by load/store, separated from
                  // the atomics by flushes and a barrier (docs/design.md, "Atomics").
                  [&]() { BENCH_DART_CHECK(dart_barrier(DART_TEAM_ALL)); },
-                 static_cast<uint64_t*>(addr)};
+                 static_cast<uint64_t *>(addr)};
 
   // ---- plain MPI RMA (once per run: in the job whose runtime sees one node) ----------
   const bool with_mpi = placement == "node";
-  uint64_t* local = nullptr;
+  uint64_t *local = nullptr;
   MPI_Win win = MPI_WIN_NULL;
   if (with_mpi) {
     BENCH_MPI_CHECK(MPI_Win_allocate((MPI_Aint)(local_words * sizeof(uint64_t)), sizeof(uint64_t),
-                              MPI_INFO_NULL, MPI_COMM_WORLD, &local, &win));
+                                     MPI_INFO_NULL, MPI_COMM_WORLD, &local, &win));
     BENCH_MPI_CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
     BENCH_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
   }
   Version mpi_v{"mpi",
-                [&](int unit, uint64_t word, const uint64_t* val) {
+                [&](int unit, uint64_t word, const uint64_t *val) {
                   BENCH_MPI_CHECK(MPI_Accumulate(val, 1, MPI_UINT64_T, unit, (MPI_Aint)word, 1,
-                                          MPI_UINT64_T, MPI_BXOR, win));
+                                                 MPI_UINT64_T, MPI_BXOR, win));
                 },
                 [&]() { BENCH_MPI_CHECK(MPI_Win_flush_all(win)); },
                 [&]() {  // unified model: MPI_Win_sync orders local stores with RMA

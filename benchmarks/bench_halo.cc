@@ -46,15 +46,24 @@ Opts parse(int argc, char **argv) {
       if (i + 1 >= argc) bench::die(("missing value for " + a).c_str());
       return argv[++i];
     };
-    if (a == "--dim") o.dim = std::atoi(val().c_str());
-    else if (a == "--n") o.n = std::atoi(val().c_str()), n_given = true;
-    else if (a == "--iters") o.iters = std::atol(val().c_str());
-    else if (a == "--warmup") o.warmup = std::atol(val().c_str());
-    else if (a == "--only") o.only = bench::split(val(), ',');
-    else if (a == "--placement") o.placement = val();
-    else if (a == "--out") o.out = val();
-    else if (a == "--progress") o.progress = true;
-    else bench::die(("unknown option " + a).c_str());
+    if (a == "--dim")
+      o.dim = std::atoi(val().c_str());
+    else if (a == "--n")
+      o.n = std::atoi(val().c_str()), n_given = true;
+    else if (a == "--iters")
+      o.iters = std::atol(val().c_str());
+    else if (a == "--warmup")
+      o.warmup = std::atol(val().c_str());
+    else if (a == "--only")
+      o.only = bench::split(val(), ',');
+    else if (a == "--placement")
+      o.placement = val();
+    else if (a == "--out")
+      o.out = val();
+    else if (a == "--progress")
+      o.progress = true;
+    else
+      bench::die(("unknown option " + a).c_str());
   }
   if (o.dim != 2 && o.dim != 3) bench::die("--dim must be 2 or 3");
   if (!n_given) o.n = o.dim == 3 ? 32 : 256;
@@ -70,8 +79,10 @@ std::vector<halo::Run> box_runs(const halo::Geometry &g, const long lo[3], const
     for (long b = lo[1]; b <= hi[1]; ++b)
       for (long c = lo[2]; c <= hi[2]; ++c) {
         long off = g.at(a, b, c);
-        if (!runs.empty() && runs.back().off + runs.back().len == off) ++runs.back().len;
-        else runs.push_back({off, 1});
+        if (!runs.empty() && runs.back().off + runs.back().len == off)
+          ++runs.back().len;
+        else
+          runs.push_back({off, 1});
       }
   return runs;
 }
@@ -122,8 +133,7 @@ halo::Geometry geometry(const Opts &o) {
   int32_t node = 0;
   BENCH_DART_CHECK(dart_unit_node(DART_GLOBAL_UNIT_ID(g.rank), &node));
   MPI_Comm shm;
-  BENCH_MPI_CHECK(MPI_Comm_split_type(g.world, MPI_COMM_TYPE_SHARED, 0,
-                                      MPI_INFO_NULL, &shm));
+  BENCH_MPI_CHECK(MPI_Comm_split_type(g.world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
   BENCH_MPI_CHECK(MPI_Comm_split(shm, node, g.rank, &g.node));
   BENCH_MPI_CHECK(MPI_Comm_free(&shm));
   return g;
@@ -142,8 +152,7 @@ void init(const halo::Geometry &g, double *u) {
       for (long c = 0; c < g.ext[2]; ++c) {
         bool inside = a >= 1 && a <= g.n && b >= 1 && b <= g.n &&
                       (g.ndim == 2 || (c >= 1 && c <= g.n));
-        u[g.at(a, b, c)] = inside ? boundary_value(g.ndim, g.start[0] + a - 1,
-                                                   g.start[1] + b - 1,
+        u[g.at(a, b, c)] = inside ? boundary_value(g.ndim, g.start[0] + a - 1, g.start[1] + b - 1,
                                                    g.ndim == 3 ? g.start[2] + c - 1 : 1)
                                   : 0.0;
       }
@@ -172,8 +181,8 @@ void update(const halo::Geometry &g, const double *u, double *un, const Box &x) 
             un[p] = u[p];
             continue;
           }
-          const double lap =
-              ((u[p - s0] + u[p + s0]) + (u[p - s1] + u[p + s1])) + (u[p - 1] + u[p + 1]);
+          const double lap = ((u[p - s0] + u[p + s0]) + (u[p - s1] + u[p + s1])) +
+                             (u[p - 1] + u[p + 1]);
           un[p] = u[p] + 0.125 * (lap - 6.0 * u[p]);
         } else {
           if (edge_ij) {
@@ -191,8 +200,10 @@ void update(const halo::Geometry &g, const double *u, double *un, const Box &x) 
 void update_boxes(const halo::Geometry &g, const double *u, double *un,
                   const std::vector<Box> &boxes) {
   for (const Box &x : boxes) {
-    if (g.ndim == 3) update<3>(g, u, un, x);
-    else update<2>(g, u, un, x);
+    if (g.ndim == 3)
+      update<3>(g, u, un, x);
+    else
+      update<2>(g, u, un, x);
   }
 }
 
@@ -317,7 +328,8 @@ int main(int argc, char **argv) {
       const uint64_t h = field_hash(g, x->field(cur));
       std::vector<double> mx(tx.size()), mt(tt.size()), mc(tc.size());
       for (auto [in, max] : {std::pair<std::vector<double> *, std::vector<double> *>{&tx, &mx},
-                             {&tt, &mt}, {&tc, &mc}})
+                             {&tt, &mt},
+                             {&tc, &mc}})
         BENCH_MPI_CHECK(MPI_Reduce(in->data(), max->data(), static_cast<int>(in->size()),
                                    MPI_DOUBLE, MPI_MAX, 0, g.world));
       x.reset();
@@ -333,12 +345,12 @@ int main(int argc, char **argv) {
         MPI_Abort(MPI_COMM_WORLD, 4);
       }
       for (auto [op, v] : {std::pair<const char *, std::vector<double> *>{"exchange", &mx},
-                           {"transfer", &mt}, {"compute", &mc}}) {
+                           {"transfer", &mt},
+                           {"compute", &mc}}) {
         double med, mn;
         stats(*v, &med, &mn);
-        std::fprintf(out, "halo,%s,%s,%ld,%d,%s,%.4f,%.4f,%zu,%s\n", row.c_str(), op,
-                     block_bytes, g.nunits, o.placement.c_str(), med * 1e6, mn * 1e6,
-                     v->size(), label.c_str());
+        std::fprintf(out, "halo,%s,%s,%ld,%d,%s,%.4f,%.4f,%zu,%s\n", row.c_str(), op, block_bytes,
+                     g.nunits, o.placement.c_str(), med * 1e6, mn * 1e6, v->size(), label.c_str());
       }
       std::fflush(out);
       std::fprintf(stderr, "bench_halo: %s %s check passed (hash %016llx)\n", row.c_str(),

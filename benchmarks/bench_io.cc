@@ -34,8 +34,7 @@
 namespace {
 
 double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // The slowest unit's seconds of fn, started together.
@@ -140,7 +139,8 @@ int main(int argc, char **argv) {
       }));
       t[3].push_back(timed(comm, [&] {
         // into new memory of the block's size, as the load's new array
-        std::unique_ptr<double[]> fresh(new double[(size_t)(in.local_shape[0] * in.local_shape[1])]);
+        std::unique_ptr<double[]> fresh(
+            new double[(size_t)(in.local_shape[0] * in.local_shape[1])]);
         MPI_File fh;
         MPI_Status st;
         BENCH_MPI_CHECK(MPI_File_open(comm, raw.c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
@@ -150,8 +150,8 @@ int main(int argc, char **argv) {
         bench::clobber(fresh.get());
       }));
     }
-    const char *names[4][2] = {{"dart", "save"}, {"mpi-io", "write"}, {"dart", "load"},
-                               {"mpi-io", "read"}};
+    const char *names[4][2] = {
+        {"dart", "save"}, {"mpi-io", "write"}, {"dart", "load"}, {"mpi-io", "read"}};
     if (me == 0)
       for (int k = 0; k < 4; ++k) {
         std::vector<double> v = t[k];

@@ -48,8 +48,10 @@ def main() -> int:
             del y
         os.unlink(path)
         for op, t in (("save", save), ("load", load)):
-            out.write(f"io,numpy,{op},{x.nbytes},1,node,{statistics.median(t) * 1e6:.1f},"
-                      f"{min(t) * 1e6:.1f},{args.reps},npy\n")
+            out.write(
+                f"io,numpy,{op},{x.nbytes},1,node,{statistics.median(t) * 1e6:.1f},"
+                f"{min(t) * 1e6:.1f},{args.reps},npy\n"
+            )
     if out is not sys.stdout:
         out.close()
     return 0

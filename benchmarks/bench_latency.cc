@@ -15,7 +15,7 @@ namespace {
 
 constexpr long kHandleChunk = 1024;  // outstanding handles per dart_waitall
 
-void run_all(const bench::Options& opt) {
+void run_all(const bench::Options &opt) {
   bench::Runner runner(opt);
   const size_t max_bytes = *std::max_element(opt.sizes.begin(), opt.sizes.end());
 
@@ -31,26 +31,25 @@ void run_all(const bench::Options& opt) {
   BENCH_DART_CHECK(dart_unit_node(DART_GLOBAL_UNIT_ID(1), &node1));
   const std::string placement = node0 == node1 ? "node" : "remote";
   if (!opt.placement.empty() && opt.placement != placement)
-    bench::die(("--placement " + opt.placement + " but the runtime reports " +
-                placement + " (is DART_UNITS_PER_NODE passed to both units?)")
+    bench::die(("--placement " + opt.placement + " but the runtime reports " + placement +
+                " (is DART_UNITS_PER_NODE passed to both units?)")
                    .c_str());
 
   dart_gptr_t gptr = DART_GPTR_NULL;
-  BENCH_DART_CHECK(
-      dart_team_memalloc_aligned(DART_TEAM_ALL, max_bytes, DART_TYPE_BYTE, &gptr));
+  BENCH_DART_CHECK(dart_team_memalloc_aligned(DART_TEAM_ALL, max_bytes, DART_TYPE_BYTE, &gptr));
   dart_gptr_t target = gptr;
   BENCH_DART_CHECK(dart_gptr_setunit(&target, DART_TEAM_UNIT_ID(1)));
 
   std::vector<char> src_v(max_bytes, 2), dst_v(max_bytes, 3);
-  char* src = src_v.data();
-  char* dst = dst_v.data();
+  char *src = src_v.data();
+  char *dst = dst_v.data();
   std::vector<dart_handle_t> handles(kHandleChunk);
-  dart_handle_t* hs = handles.data();
+  dart_handle_t *hs = handles.data();
   const dart_datatype_t B = DART_TYPE_BYTE;
 
   for (size_t n : opt.sizes) {
     std::vector<bench::Case> cases;
-    auto add = [&](const char* op, std::function<double(long)> origin) {
+    auto add = [&](const char *op, std::function<double(long)> origin) {
       if (!runner.selected("dart", op)) return;
       bench::Case c{"dart", op, placement, n, std::move(origin), nullptr};
       cases.push_back(std::move(c));
@@ -97,7 +96,7 @@ void run_all(const bench::Options& opt) {
       }
       return t;
     });
-    for (auto& c : cases) runner.run(c);
+    for (auto &c : cases) runner.run(c);
   }
 
   runner.barrier();
@@ -106,7 +105,7 @@ void run_all(const bench::Options& opt) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   {
     dart_ret_t ret = dart_init(&argc, &argv);
     if (ret != DART_OK) {

@@ -60,7 +60,8 @@ void run_all(bench::Options opt) {
   for (size_t n : opt.sizes) {
     std::vector<bench::Case> cases;
     auto add = [&](const char *impl, const char *op, std::function<double(long)> f) {
-      if (runner.selected(impl, op)) cases.push_back({impl, op, placement, n, std::move(f), nullptr});
+      if (runner.selected(impl, op))
+        cases.push_back({impl, op, placement, n, std::move(f), nullptr});
     };
     const int ni = static_cast<int>(n);
     auto timed = [](long k, const std::function<void()> &one) {
@@ -74,12 +75,14 @@ void run_all(bench::Options opt) {
     };
     auto flush = [&](long) { BENCH_MPI_CHECK(MPI_Win_flush(1, win)); };
     add("dart", "put_init", [&, n](long k) {
-      return init_only(k, [&](long i) { BENCH_DART_CHECK(dart_put_handle(target, src, n, B, B, &hs[i])); },
-                       dart_waitall);
+      return init_only(
+          k, [&](long i) { BENCH_DART_CHECK(dart_put_handle(target, src, n, B, B, &hs[i])); },
+          dart_waitall);
     });
     add("dart", "get_init", [&, n](long k) {
-      return init_only(k, [&](long i) { BENCH_DART_CHECK(dart_get_handle(dst, target, n, B, B, &hs[i])); },
-                       dart_waitall);
+      return init_only(
+          k, [&](long i) { BENCH_DART_CHECK(dart_get_handle(dst, target, n, B, B, &hs[i])); },
+          dart_waitall);
     });
     add("dart", "put_complete", [&, n](long k) {
       return timed(k, [&] {
@@ -95,12 +98,20 @@ void run_all(bench::Options opt) {
     });
     if (placement == "remote") {
       add("mpi-rput", "put_init", [&, ni](long k) {
-        return init_only(k, [&](long i) {
-          BENCH_MPI_CHECK(MPI_Rput(src, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win, &rq[i])); }, mpi_waitall);
+        return init_only(
+            k,
+            [&](long i) {
+              BENCH_MPI_CHECK(MPI_Rput(src, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win, &rq[i]));
+            },
+            mpi_waitall);
       });
       add("mpi-rput", "get_init", [&, ni](long k) {
-        return init_only(k, [&](long i) {
-          BENCH_MPI_CHECK(MPI_Rget(dst, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win, &rq[i])); }, mpi_waitall);
+        return init_only(
+            k,
+            [&](long i) {
+              BENCH_MPI_CHECK(MPI_Rget(dst, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win, &rq[i]));
+            },
+            mpi_waitall);
       });
       add("mpi-rput", "put_complete", [&, ni](long k) {
         return timed(k, [&] {
@@ -115,12 +126,14 @@ void run_all(bench::Options opt) {
         });
       });
       add("mpi-put-flush", "put_init", [&, ni](long k) {
-        return init_only(k, [&](long) {
-          BENCH_MPI_CHECK(MPI_Put(src, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win)); }, flush);
+        return init_only(
+            k, [&](long) { BENCH_MPI_CHECK(MPI_Put(src, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win)); },
+            flush);
       });
       add("mpi-put-flush", "get_init", [&, ni](long k) {
-        return init_only(k, [&](long) {
-          BENCH_MPI_CHECK(MPI_Get(dst, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win)); }, flush);
+        return init_only(
+            k, [&](long) { BENCH_MPI_CHECK(MPI_Get(dst, ni, MPI_BYTE, 1, 0, ni, MPI_BYTE, win)); },
+            flush);
       });
       add("mpi-put-flush", "put_complete", [&, ni](long k) {
         return timed(k, [&] {

@@ -22,8 +22,8 @@
 // (start + wait) to a target that is idle (waiting in MPI: it yields the core between
 // tests, and after 16 tests sleeps 20 us between them when DART's waits sleep, i.e. more
 // processes than cores, as an idle DART unit does; else a spinning idle target would take
-// the core a progress process needs) and to a target that computes 100 us at a time without MPI calls, testing
-// once between two work periods whether the origin is done (op get_target_idle /
+// the core a progress process needs) and to a target that computes 100 us at a time without MPI
+// calls, testing once between two work periods whether the origin is done (op get_target_idle /
 // get_target_busy, remote placement only).
 //
 // Modes: plain   impls `dart` (dart_get_handle / dart_put_handle + dart_wait) and
@@ -71,25 +71,35 @@ Opts parse(int argc, char **argv) {
     auto sizes = [&](std::vector<size_t> *v) {
       for (const std::string &s : bench::split(val(), ',')) v->push_back(bench::parse_size(s));
     };
-    if (a == "--quick") o.quick = true;
-    else if (a == "--mode") o.mode = val();
-    else if (a == "--placement") o.placement = val();
-    else if (a == "--out") o.out = val();
-    else if (a == "--reps") o.reps = std::atoi(val().c_str());
-    else if (a == "--sizes") sizes(&o.sizes);
-    else if (a == "--target-sizes") sizes(&o.target_sizes);
-    else if (a == "--impl") o.impl = val();
-    else if (a == "--no-target") o.target = false;
-    else bench::die(("unknown option " + a).c_str());
+    if (a == "--quick")
+      o.quick = true;
+    else if (a == "--mode")
+      o.mode = val();
+    else if (a == "--placement")
+      o.placement = val();
+    else if (a == "--out")
+      o.out = val();
+    else if (a == "--reps")
+      o.reps = std::atoi(val().c_str());
+    else if (a == "--sizes")
+      sizes(&o.sizes);
+    else if (a == "--target-sizes")
+      sizes(&o.target_sizes);
+    else if (a == "--impl")
+      o.impl = val();
+    else if (a == "--no-target")
+      o.target = false;
+    else
+      bench::die(("unknown option " + a).c_str());
   }
   if (o.mode != "plain" && o.mode != "progress" && o.mode != "async-thread")
     bench::die("--mode must be plain, progress or async-thread");
   if (!o.impl.empty() && (o.mode != "progress" || o.impl.rfind("dart", 0) != 0))
     bench::die("--impl needs --mode progress and a name starting with dart");
   if (o.sizes.empty())
-    o.sizes = o.quick ? std::vector<size_t>{4 << 10, 64 << 10}
-                      : std::vector<size_t>{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20,
-                                            4 << 20};
+    o.sizes = o.quick
+                  ? std::vector<size_t>{4 << 10, 64 << 10}
+                  : std::vector<size_t>{4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
   if (o.target_sizes.empty())
     o.target_sizes = o.quick ? std::vector<size_t>{8} : std::vector<size_t>{8, 64 << 10};
   if (o.reps <= 0) o.reps = o.quick ? 5 : 11;
@@ -191,9 +201,12 @@ class Overlap {
 
   void run() {
     std::vector<std::string> impls;
-    if (opt_.mode == "plain") impls = {"dart", "mpi-rma-allocate"};
-    else if (opt_.mode == "progress") impls = {opt_.impl.empty() ? "dart-progress" : opt_.impl};
-    else impls = {"mpi-async-thread"};
+    if (opt_.mode == "plain")
+      impls = {"dart", "mpi-rma-allocate"};
+    else if (opt_.mode == "progress")
+      impls = {opt_.impl.empty() ? "dart-progress" : opt_.impl};
+    else
+      impls = {"mpi-async-thread"};
     for (size_t n : opt_.sizes)
       for (const std::string &impl : impls)
         for (const char *op : {"get", "put"}) availability(impl, op, n);
@@ -287,9 +300,10 @@ class Overlap {
     const uint8_t *mem = rank_ == 0 ? local_.data() : target_mem(impl);
     for (size_t i = 0; i < n; ++i)
       if (mem[i] != pattern(i, salt_)) {
-        std::fprintf(stderr, "bench_overlap: %s %s %s %zu B: byte %zu is %d, expected %d: "
-                     "CHECK FAILED\n", what, impl.c_str(), op.c_str(), n, i, mem[i],
-                     pattern(i, salt_));
+        std::fprintf(stderr,
+                     "bench_overlap: %s %s %s %zu B: byte %zu is %d, expected %d: "
+                     "CHECK FAILED\n",
+                     what, impl.c_str(), op.c_str(), n, i, mem[i], pattern(i, salt_));
         MPI_Abort(MPI_COMM_WORLD, 4);
       }
   }
@@ -300,7 +314,10 @@ class Overlap {
       target_wait(false);
     } else {
       const Transfer x = transfer(impl, op, n);
-      auto once = [&] { x.start(); x.wait(); };
+      auto once = [&] {
+        x.start();
+        x.wait();
+      };
       for (int i = 0; i < 3; ++i) once();
       const double est = batch(3, once);
       const int R = opt_.reps;
@@ -319,7 +336,11 @@ class Overlap {
         std::vector<double> wt(R), it(R);
         for (int r = 0; r < R; ++r) {
           wt[r] = batch(m, [&] { work(w); });
-          it[r] = batch(m, [&] { x.start(); work(w); x.wait(); });
+          it[r] = batch(m, [&] {
+            x.start();
+            work(w);
+            x.wait();
+          });
         }
         work_t = median(wt);
         iter_t = median(it);
@@ -331,7 +352,8 @@ class Overlap {
                    op.c_str(), n, placement_.c_str(), base * 1e6, base_min * 1e6,
                    static_cast<long>(R) * mb, avail, overhead * 1e6);
       std::fflush(out_);
-      std::fprintf(stderr, "bench_overlap: %s %s %zu B %s: base_t %.2f us, work_t %.2f us "
+      std::fprintf(stderr,
+                   "bench_overlap: %s %s %zu B %s: base_t %.2f us, work_t %.2f us "
                    "(%.2fx base), iter_t %.2f us -> overhead %.2f us, availability %.3f\n",
                    impl.c_str(), op.c_str(), n, placement_.c_str(), base * 1e6, work_t * 1e6,
                    factor, iter_t * 1e6, overhead * 1e6, avail);
@@ -349,7 +371,11 @@ class Overlap {
       const int K = opt_.quick ? 50 : 200;
       for (int i = 0; i < 3; ++i) x.start(), x.wait();
       std::vector<double> t(K);
-      for (int i = 0; i < K; ++i) t[i] = batch(1, [&] { x.start(); x.wait(); });
+      for (int i = 0; i < K; ++i)
+        t[i] = batch(1, [&] {
+          x.start();
+          x.wait();
+        });
       std::fprintf(out_, "overlap-target,%s,%s,%zu,2,%s,%.4f,%.4f,%d,,,\n", impl.c_str(),
                    busy ? "get_target_busy" : "get_target_idle", n, placement_.c_str(),
                    median(t) * 1e6, *std::min_element(t.begin(), t.end()) * 1e6, K);

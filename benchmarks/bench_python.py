@@ -78,13 +78,16 @@ class Harness:
         r = self.reps(nbytes)
         us = sorted(batch(k) * 1e6 / k for _ in range(r))
         self.bcast(0)
-        self.out.write(f"latency,{impl},{op},{nbytes},2,{placement},"
-                       f"{statistics.median(us):.4f},{us[0]:.4f},{r * k}\n")
+        self.out.write(
+            f"latency,{impl},{op},{nbytes},2,{placement},"
+            f"{statistics.median(us):.4f},{us[0]:.4f},{r * k}\n"
+        )
         self.out.flush()
 
 
 def bench_dartpy(opts, sizes, out):
     import dartpy as dart
+
     dart.init()
     me = dart.myid()
     assert dart.size() == 2, "run with 2 processes"
@@ -125,8 +128,10 @@ def bench_dartpy(opts, sizes, out):
 
 def bench_mpi4py(opts, sizes, out):
     import mpi4py
+
     mpi4py.rc.thread_level = "serialized"  # as dartpy; mpi4py's default is "multiple"
     from mpi4py import MPI
+
     comm = MPI.COMM_WORLD
     me = comm.Get_rank()
     assert comm.Get_size() == 2, "run with 2 processes"
@@ -141,6 +146,7 @@ def bench_mpi4py(opts, sizes, out):
     maxb = max(sizes)
     src = np.full(maxb, 2, np.uint8)
     dst = np.full(maxb, 3, np.uint8)
+
     # RMA path: Win.Allocate, one lock_all epoch, Put/Get + Flush
     def rma_rows(impl, w):  # Put/Get + Flush to rank 1 on window w, every size
         for n in sizes:
@@ -201,8 +207,9 @@ def bench_mpi4py(opts, sizes, out):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--impl", choices=["dartpy", "mpi4py"], required=True)
     p.add_argument("--placement", choices=["node", "remote"])
     p.add_argument("--quick", action="store_true")
@@ -210,8 +217,11 @@ def main(argv=None):
     p.add_argument("--batch-us", type=float, default=500.0)
     p.add_argument("--out", help="CSV file to append to (default stdout)")
     opts = p.parse_args(argv)
-    sizes = ([parse_size(x) for x in opts.sizes.split(",")] if opts.sizes
-             else (QUICK_SIZES if opts.quick else ALL_SIZES))
+    sizes = (
+        [parse_size(x) for x in opts.sizes.split(",")]
+        if opts.sizes
+        else (QUICK_SIZES if opts.quick else ALL_SIZES)
+    )
     out = open(opts.out, "a") if opts.out else sys.stdout
     try:
         (bench_dartpy if opts.impl == "dartpy" else bench_mpi4py)(opts, sizes, out)

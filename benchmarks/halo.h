@@ -40,7 +40,7 @@ struct Run {
 
 struct Face {
   int peer = -1;
-  int dim = 0, side = 0;       // the neighbour is at coords[dim] + side
+  int dim = 0, side = 0;  // the neighbour is at coords[dim] + side
   std::vector<Run> src, dst, own;
   long count() const {
     long c = 0;
@@ -52,12 +52,12 @@ struct Face {
 struct Geometry {
   int ndim = 3, n = 32, rank = 0, nunits = 1;
   int dims[3] = {1, 1, 1}, coords[3] = {0, 0, 0};
-  long ext[3] = {1, 1, 1};     // local extents including the halo
-  long N[3] = {1, 1, 1};       // global grid points per dimension
-  long start[3] = {0, 0, 0};   // global index of my first interior point
+  long ext[3] = {1, 1, 1};    // local extents including the halo
+  long N[3] = {1, 1, 1};      // global grid points per dimension
+  long start[3] = {0, 0, 0};  // global index of my first interior point
   std::vector<Face> faces;
   MPI_Comm world = MPI_COMM_NULL;  // the units (DART_TEAM_ALL), owned by DART
-  MPI_Comm node = MPI_COMM_NULL;  // the units of my (possibly emulated) node
+  MPI_Comm node = MPI_COMM_NULL;   // the units of my (possibly emulated) node
   long size() const { return ext[0] * ext[1] * ext[2]; }
   long at(long a, long b, long c) const { return (a * ext[1] + b) * ext[2] + c; }
 };
@@ -108,8 +108,8 @@ inline MPI_Datatype mpi_type(const std::vector<Run> &runs) {
     off.push_back(static_cast<int>(r.off));
   }
   MPI_Datatype t;
-  BENCH_MPI_CHECK(MPI_Type_indexed(static_cast<int>(runs.size()), len.data(), off.data(),
-                                   MPI_DOUBLE, &t));
+  BENCH_MPI_CHECK(
+      MPI_Type_indexed(static_cast<int>(runs.size()), len.data(), off.data(), MPI_DOUBLE, &t));
   BENCH_MPI_CHECK(MPI_Type_commit(&t));
   return t;
 }

@@ -59,6 +59,6 @@ HALO_REGISTER(dart_array, "dart-array", 1, [](const halo::Geometry &g, bool nb) 
 });
 HALO_REGISTER_MODES(dart_array_notify, "dart-array-notify", 6, halo::kBlocking,
                     [](const halo::Geometry &g, bool) {
-  return std::unique_ptr<halo::Exchange>(
-      new DartArrayHalo(g, false, DART_ARRAY_EXCHANGE_NOTIFY));
-});
+                      return std::unique_ptr<halo::Exchange>(
+                          new DartArrayHalo(g, false, DART_ARRAY_EXCHANGE_NOTIFY));
+                    });

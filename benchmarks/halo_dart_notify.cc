@@ -45,8 +45,8 @@ class DartNotifyHalo : public halo::Exchange {
       dart_gptr_t dst = seg_;
       BENCH_DART_CHECK(dart_gptr_setunit(&dst, DART_TEAM_UNIT_ID(f.peer)));
       BENCH_DART_CHECK(dart_gptr_incaddr(&dst, t * size_ * (int64_t)sizeof(double)));
-      BENCH_DART_CHECK(dart_put_notify(dst, field(t), (size_t)f.count, f.local_type,
-                                       f.remote_type, counter(f.peer, t), 1, DART_NOTIFY_ADD));
+      BENCH_DART_CHECK(dart_put_notify(dst, field(t), (size_t)f.count, f.local_type, f.remote_type,
+                                       counter(f.peer, t), 1, DART_NOTIFY_ADD));
     }
     BENCH_DART_CHECK(dart_notify_wait(counter(me_, t), faces_.size()));
   }
@@ -76,5 +76,5 @@ class DartNotifyHalo : public halo::Exchange {
 
 HALO_REGISTER_MODES(dart_notify, "dart-notify", 5, halo::kBlocking,
                     [](const halo::Geometry &g, bool) {
-  return std::unique_ptr<halo::Exchange>(new DartNotifyHalo(g));
-});
+                      return std::unique_ptr<halo::Exchange>(new DartNotifyHalo(g));
+                    });

@@ -37,12 +37,13 @@ class P2PHalo : public halo::Exchange {
     }
     if (nb_)
       for (size_t i = 0; i < nf; ++i)
-        BENCH_MPI_CHECK(MPI_Isend(u, 1, own_[i], g_.faces[i].peer, g_.faces[i].dim, g_.world,
-                                  &reqs_[nf + i]));
+        BENCH_MPI_CHECK(
+            MPI_Isend(u, 1, own_[i], g_.faces[i].peer, g_.faces[i].dim, g_.world, &reqs_[nf + i]));
   }
   void finish(int) override {
     if (nb_)
-      BENCH_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE));
+      BENCH_MPI_CHECK(
+          MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE));
   }
 
  private:

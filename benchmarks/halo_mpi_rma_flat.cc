@@ -10,8 +10,8 @@ namespace {
 class FlatHalo : public halo::Exchange {
  public:
   FlatHalo(const halo::Geometry &g, bool nb) : g_(g), nb_(nb) {
-    BENCH_MPI_CHECK(MPI_Win_allocate(2 * g.size() * sizeof(double), sizeof(double),
-                                     MPI_INFO_NULL, g.world, &base_, &win_));
+    BENCH_MPI_CHECK(MPI_Win_allocate(2 * g.size() * sizeof(double), sizeof(double), MPI_INFO_NULL,
+                                     g.world, &base_, &win_));
     BENCH_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_));
     for (const halo::Face &f : g.faces) {
       src_.push_back(halo::mpi_type(f.src));

@@ -16,8 +16,8 @@ class ShmHalo : public halo::Exchange {
  public:
   ShmHalo(const halo::Geometry &g, bool nb) : g_(g), nb_(nb) {
     const MPI_Aint bytes = 2 * g.size() * sizeof(double);
-    BENCH_MPI_CHECK(MPI_Win_allocate_shared(bytes, sizeof(double), MPI_INFO_NULL, g.node,
-                                            &base_, &shm_));
+    BENCH_MPI_CHECK(
+        MPI_Win_allocate_shared(bytes, sizeof(double), MPI_INFO_NULL, g.node, &base_, &shm_));
     BENCH_MPI_CHECK(MPI_Win_create(base_, bytes, sizeof(double), MPI_INFO_NULL, g.world, &rma_));
     BENCH_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, shm_));
     BENCH_MPI_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, rma_));
@@ -78,7 +78,8 @@ class ShmHalo : public halo::Exchange {
       const double *peer_block = static_cast<const double *>(p.mem) + disp;
       const halo::Face &f = g_.faces[i];  // src and dst: runs of the same lengths
       for (size_t r = 0; r < f.src.size(); ++r)
-        std::memcpy(field(t) + f.dst[r].off, peer_block + f.src[r].off, sizeof(double) * f.src[r].len);
+        std::memcpy(field(t) + f.dst[r].off, peer_block + f.src[r].off,
+                    sizeof(double) * f.src[r].len);
     }
   }
   void finish(int) override {

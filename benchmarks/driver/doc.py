@@ -59,8 +59,10 @@ def explain(notes, mpi, name):
     for key, text in notes:
         if fnmatch.fnmatchcase(f"{mpi} {name}", key):
             return key, text
-    return None, ("(no explanation recorded: add a [glob] section matching "
-                  f"`{mpi} {name}` to benchmarks/performance-notes.txt)")
+    return None, (
+        "(no explanation recorded: add a [glob] section matching "
+        f"`{mpi} {name}` to benchmarks/performance-notes.txt)"
+    )
 
 
 def targets_section(mpi, targets, notes):
@@ -68,8 +70,10 @@ def targets_section(mpi, targets, notes):
     and the explanations of the MISS verdicts, each once."""
     npass = sum(t[2] == "PASS" for t in targets)
     nmiss = sum(t[2] == "MISS" for t in targets)
-    tg = [f"### {MPI_NAMES[mpi]}: {npass} PASS, {nmiss} MISS\n",
-          "| target | measured (medians) | verdict |\n|---|---|---|"]
+    tg = [
+        f"### {MPI_NAMES[mpi]}: {npass} PASS, {nmiss} MISS\n",
+        "| target | measured (medians) | verdict |\n|---|---|---|",
+    ]
     used = []
     for name, measured, verdict in targets:
         cell = verdict
@@ -127,17 +131,22 @@ def write_doc(directory, doc, note):
             res.append(exp.doc_tables(data[mpi][exp.name]))
             res.append("")
     loc = halo_loc()
-    loc_table = "\n".join(["| implementation | lines of the halo exchange |", "|---|---:|"]
-                          + [f"| `{k}` | {v} |" for k, v in sorted(loc.items())])
+    loc_table = "\n".join(
+        ["| implementation | lines of the halo exchange |", "|---|---:|"]
+        + [f"| `{k}` | {v} |" for k, v in sorted(loc.items())]
+    )
     runs = "; ".join(f"{MPI_NAMES[m]}: {timing[m]}" for m in mpis if m in timing)
     with open(DOC_TEMPLATE) as f:
         text = f.read()
-    text = (text.replace("{{note}}", (note + " " if note else "") + (
-                f"Suite run times: {runs}." if runs else ""))
-            .replace("{{mpis}}", ", ".join(MPI_NAMES[m] for m in mpis) or "none")
-            .replace("{{targets}}", "\n".join(tg).rstrip())
-            .replace("{{loc}}", loc_table)
-            .replace("{{results}}", "\n".join(res).rstrip()))
+    text = (
+        text.replace(
+            "{{note}}", (note + " " if note else "") + (f"Suite run times: {runs}." if runs else "")
+        )
+        .replace("{{mpis}}", ", ".join(MPI_NAMES[m] for m in mpis) or "none")
+        .replace("{{targets}}", "\n".join(tg).rstrip())
+        .replace("{{loc}}", loc_table)
+        .replace("{{results}}", "\n".join(res).rstrip())
+    )
     with open(doc, "w") as f:
         f.write(text.rstrip() + "\n")
 
@@ -174,8 +183,11 @@ def cmd_report(argv):
     halo = [r for r in rows if r["bench"] == "halo"]
     ghost = [r for r in rows if r["bench"] == "ghost"]
     overlap = [r for r in rows if r["bench"].startswith("overlap")]
-    rest = [r for r in rows if r["bench"] not in ("halo", "ghost")
-            and not r["bench"].startswith("overlap")]
+    rest = [
+        r
+        for r in rows
+        if r["bench"] not in ("halo", "ghost") and not r["bench"].startswith("overlap")
+    ]
     if overlap:
         print(overlap_tables(overlap, opts["markdown"]))
     if halo:
@@ -183,6 +195,11 @@ def cmd_report(argv):
     if ghost:
         print(ghost_tables(ghost, opts["markdown"]))
     if rest:
-        print(summary(rest, opts["markdown"],
-                      REPORT_RATIOS if any(r["impl"] == "dart" for r in rest) else None))
+        print(
+            summary(
+                rest,
+                opts["markdown"],
+                REPORT_RATIOS if any(r["impl"] == "dart" for r in rest) else None,
+            )
+        )
     return 0

@@ -16,9 +16,9 @@ def _no_suite_args(quick):
 
 @dataclass(frozen=True)
 class Experiment:
-    name: str            # the subcommand, and <name>-<mpi>.csv/.png/.txt of `all`
-    title: str           # the document's heading of its results
-    run: Callable        # cmd_<name>(argv) -> exit status
+    name: str  # the subcommand, and <name>-<mpi>.csv/.png/.txt of `all`
+    title: str  # the document's heading of its results
+    run: Callable  # cmd_<name>(argv) -> exit status
     doc_tables: Callable  # rows -> the Markdown tables of the document
     targets: Callable = _no_targets  # rows -> [(name, measured, verdict)]
     suite_args: Callable[[bool], List[str]] = _no_suite_args  # what `all` adds (quick)

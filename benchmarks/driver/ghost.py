@@ -19,9 +19,15 @@ def cmd_ghost(argv):
     for units in units_list(opts, "2"):
         for pl in ("node", "remote"):
             label = placement_label(pl, units)
-            rows += run_job(mpi, progs["bench_ghost"], args + ["--placement", label],
-                            pl == "remote", float(opts["timeout"]),
-                            f"{mpi} ghost {units} units {label}", n=units)
+            rows += run_job(
+                mpi,
+                progs["bench_ghost"],
+                args + ["--placement", label],
+                pl == "remote",
+                float(opts["timeout"]),
+                f"{mpi} ghost {units} units {label}",
+                n=units,
+            )
     if opts["csv"]:
         write_csv(opts["csv"], rows, mpi)
     print(f"ghost-area exchange, {mpi}, time relative to mpi-p2p")
@@ -48,8 +54,10 @@ def ghost_tables(rows, markdown):
                 v, p2p = med.get((m, n)), med.get(("mpi-p2p", n))
                 cells.append("-" if v is None or not p2p else f"{v / p2p:.2f} ({fmt_us(v)} us)")
             body.append([m, "exchange"] + cells)
-        out.append(("### " if markdown else "") + f"ghost {case}, {units} units, {pl}: time "
-                   "relative to mpi-p2p (median us)")
+        out.append(
+            ("### " if markdown else "") + f"ghost {case}, {units} units, {pl}: time "
+            "relative to mpi-p2p (median us)"
+        )
         out.append(render_table(["method", "op"] + [size_label(n) for n in sizes], body, markdown))
         out.append("")
     return "\n".join(out)
@@ -59,17 +67,29 @@ def ghost_targets(ghost):
     """DART at most 1.1x the best MPI one-sided method (fence, PSCW, lock), per units,
     placement, case and size."""
     out = []
-    gm = {(r["impl"], int(r["bytes"]), int(r["units"]), r["placement"], r["case"]):
-          float(r["median_us"]) for r in ghost}
-    for units, pl, case, n in sorted({(int(r["units"]), r["placement"], r["case"],
-                                       int(r["bytes"])) for r in ghost}):
-        best = [(gm[k], k[0]) for k in gm if k[1:] == (n, units, pl, case)
-                and k[0] in ("mpi-fence", "mpi-pscw", "mpi-lock")]
+    gm = {
+        (r["impl"], int(r["bytes"]), int(r["units"]), r["placement"], r["case"]): float(
+            r["median_us"]
+        )
+        for r in ghost
+    }
+    for units, pl, case, n in sorted(
+        {(int(r["units"]), r["placement"], r["case"], int(r["bytes"])) for r in ghost}
+    ):
+        best = [
+            (gm[k], k[0])
+            for k in gm
+            if k[1:] == (n, units, pl, case) and k[0] in ("mpi-fence", "mpi-pscw", "mpi-lock")
+        ]
         if best:
             b = min(best)
-            out += bounded(f"ghost {case} {units} units {pl} {size_label(n)}: dart <= 1.1x "
-                           f"best MPI one-sided ({b[1]})",
-                           gm.get(("dart", n, units, pl, case)), b[0], 1.1)
+            out += bounded(
+                f"ghost {case} {units} units {pl} {size_label(n)}: dart <= 1.1x "
+                f"best MPI one-sided ({b[1]})",
+                gm.get(("dart", n, units, pl, case)),
+                b[0],
+                1.1,
+            )
     return out
 
 
@@ -78,4 +98,5 @@ EXPERIMENT = Experiment(
     title="Ghost-area exchange (`benchmarks/run ghost`, EuroPVM/MPI 2004 Table 1)",
     run=cmd_ghost,
     doc_tables=lambda rows: ghost_tables(rows, True),
-    targets=ghost_targets)
+    targets=ghost_targets,
+)

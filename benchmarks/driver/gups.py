@@ -11,8 +11,9 @@ from .targets import target_lines
 
 
 def cmd_gups(argv):
-    opts = parse(argv, {"csv", "mpi", "quick", "rounds", "build_dir", "markdown", "timeout",
-                        "log2_table"})
+    opts = parse(
+        argv, {"csv", "mpi", "quick", "rounds", "build_dir", "markdown", "timeout", "log2_table"}
+    )
     mpi = opts["mpi"]
     progs = find_programs(mpi, opts["build_dir"], True)
     args = ["--quick"] if opts["quick"] else []
@@ -22,10 +23,18 @@ def cmd_gups(argv):
     per_round = []
     for r in range(rounds):
         rows = []
-        for label, pl, emulate in (("node", "node", False),
-                                   ("remote (DART_UNITS_PER_NODE=1)", "remote", True)):
-            rows += run_job(mpi, progs["bench_gups"], args + ["--placement", pl], emulate,
-                            float(opts["timeout"]), f"{mpi} gups round {r + 1} {label}")
+        for label, pl, emulate in (
+            ("node", "node", False),
+            ("remote (DART_UNITS_PER_NODE=1)", "remote", True),
+        ):
+            rows += run_job(
+                mpi,
+                progs["bench_gups"],
+                args + ["--placement", pl],
+                emulate,
+                float(opts["timeout"]),
+                f"{mpi} gups round {r + 1} {label}",
+            )
         per_round.append(rows)
     rows = aggregate(per_round)
     if opts["csv"]:
@@ -33,8 +42,10 @@ def cmd_gups(argv):
     print(f"HPCC RandomAccess, 2 units, {mpi}, {rounds} round(s)")
     print(summary(rows, opts["markdown"], RATIOS))
     for r in rows:
-        print(f"  {r['impl']:5s} {r['placement']:6s} GUPS = "
-              f"{int(r['units']) / (float(r['median_us']) * 1000):.5f}")
+        print(
+            f"  {r['impl']:5s} {r['placement']:6s} GUPS = "
+            f"{int(r['units']) / (float(r['median_us']) * 1000):.5f}"
+        )
     if opts["csv"]:
         print(f"CSV: {opts['csv']}")
     return 0
@@ -45,9 +56,13 @@ def gups_ratios(r):
     most as long, i.e. GUPS at least MPI's."""
     for pl in ("node", "remote"):
         if r.med("dart", "update", pl, 8) is not None:
-            r.check(f"gups {pl}: dart us/update vs mpi (GUPS >= mpi's)",
-                    r.med("dart", "update", pl, 8), r.med("mpi", "update", "node", 8),
-                    "mpi MPI_Win_allocate", 1.0)
+            r.check(
+                f"gups {pl}: dart us/update vs mpi (GUPS >= mpi's)",
+                r.med("dart", "update", pl, 8),
+                r.med("mpi", "update", "node", 8),
+                "mpi MPI_Win_allocate",
+                1.0,
+            )
 
 
 RATIOS = (gups_ratios,)  # target ratio sections, see targets.py
@@ -58,4 +73,5 @@ EXPERIMENT = Experiment(
     title="RandomAccess (`benchmarks/run gups`)",
     run=cmd_gups,
     doc_tables=lambda rows: summary(rows, True),
-    targets=lambda rows: target_lines("gups", rows, RATIOS))
+    targets=lambda rows: target_lines("gups", rows, RATIOS),
+)

@@ -10,8 +10,16 @@ import sys
 import tempfile
 
 from .experiment import Experiment
-from .jobs import (REPO, JobFailed, find_programs, launch_job, placement_label, progress_job,
-                   run_job, venv_python)
+from .jobs import (
+    REPO,
+    JobFailed,
+    find_programs,
+    launch_job,
+    placement_label,
+    progress_job,
+    run_job,
+    venv_python,
+)
 from .options import parse, units_list
 from .results import aggregate, write_csv
 from .tables import fmt_us, render_table
@@ -19,8 +27,22 @@ from .targets import bounded, relative
 
 
 def cmd_halo(argv):
-    opts = parse(argv, {"csv", "mpi", "quick", "build_dir", "timeout", "units", "iters",
-                        "n3", "n2", "no_python", "rounds"})
+    opts = parse(
+        argv,
+        {
+            "csv",
+            "mpi",
+            "quick",
+            "build_dir",
+            "timeout",
+            "units",
+            "iters",
+            "n3",
+            "n2",
+            "no_python",
+            "rounds",
+        },
+    )
     mpi, quick = opts["mpi"], opts["quick"]
     progs = find_programs(mpi, opts["build_dir"], True, ["bench_halo", "heat3d"])
     iters = int(opts.get("iters") or (20 if quick else 200))
@@ -38,25 +60,55 @@ def cmd_halo(argv):
                     # Oversubscribed, each MPI_Barrier or fence waits milliseconds for the
                     # scheduler: a tenth of the iterations keeps the suite short.
                     it = iters if label == pl else max(5, iters // 10)
-                    rows += run_job(mpi, progs["bench_halo"],
-                                    ["--dim", str(dim), "--n", str(n), "--iters", str(it),
-                                     "--placement", label], pl == "remote", timeout,
-                                    f"{mpi} halo {dim}d n={n} {units} units {label}", n=units)
+                    rows += run_job(
+                        mpi,
+                        progs["bench_halo"],
+                        [
+                            "--dim",
+                            str(dim),
+                            "--n",
+                            str(n),
+                            "--iters",
+                            str(it),
+                            "--placement",
+                            label,
+                        ],
+                        pl == "remote",
+                        timeout,
+                        f"{mpi} halo {dim}d n={n} {units} units {label}",
+                        n=units,
+                    )
             # 2 units of dart-nb (and dart, its reference) with one progress process per
             # (emulated) node: the rows dart-nb-progress and dart-progress.
             for pl in ("node", "remote"):
                 nproc, env = progress_job(1 if pl == "remote" else 0)
-                label = (f"{mpi} halo {dim}d n={n} 2 units {pl} dart-nb-progress "
-                         f"({nproc} processes)")
-                rows += run_job(mpi, progs["bench_halo"],
-                                ["--dim", str(dim), "--n", str(n), "--iters", str(iters),
-                                 "--only", "dart-nb", "--progress", "--placement",
-                                 placement_label(pl, 2)],
-                                pl == "remote", timeout, label, n=nproc, env=env)
+                label = f"{mpi} halo {dim}d n={n} 2 units {pl} dart-nb-progress ({nproc} processes)"
+                rows += run_job(
+                    mpi,
+                    progs["bench_halo"],
+                    [
+                        "--dim",
+                        str(dim),
+                        "--n",
+                        str(n),
+                        "--iters",
+                        str(iters),
+                        "--only",
+                        "dart-nb",
+                        "--progress",
+                        "--placement",
+                        placement_label(pl, 2),
+                    ],
+                    pl == "remote",
+                    timeout,
+                    label,
+                    n=nproc,
+                    env=env,
+                )
         per_round.append(rows)
     rows = aggregate(per_round)
     if not opts["no_python"]:
-        for pl in (("node",) if quick else ("node", "remote")):
+        for pl in ("node",) if quick else ("node", "remote"):
             rows += heat_example_rows(mpi, progs, iters, pl, timeout, quick)
     if opts["csv"]:
         write_csv(opts["csv"], rows, mpi)
@@ -82,39 +134,68 @@ def heat_example_rows(mpi, progs, iters, placement, timeout, quick):
     py = venv_python(mpi)
     progs3 = [("dart-array-example", [progs["heat3d"]])]
     if os.access(py, os.X_OK):
-        progs3.append(("dartpy-array",
-                       [py, os.path.join(REPO, "examples", "python", "heat3d.py")]))
+        progs3.append(("dartpy-array", [py, os.path.join(REPO, "examples", "python", "heat3d.py")]))
     if "heat3d_f" in progs:
         progs3.append(("dart-fortran-array", [progs["heat3d_f"]]))
     per_round = []
     with tempfile.TemporaryDirectory(prefix="dart-heat-") as tmp:
         for _ in range(1 if quick else HEAT_EXAMPLE_ROUNDS):
             rows = []
-            for mode in (("blocking",) if quick else ("blocking", "nonblocking")):
+            for mode in ("blocking",) if quick else ("blocking", "nonblocking"):
                 fields = {}
                 for impl, argv in progs3:
                     name = impl + ("-nb" if mode == "nonblocking" else "")
                     out = os.path.join(tmp, f"{name}.npy")
-                    res = launch_job(mpi, argv + ["--nx", "64", "--ny", "32", "--nz", "32",
-                                                  "--iters", str(iters), "--mode", mode,
-                                                  "--out", out],
-                                     placement == "remote", timeout,
-                                     f"{mpi} halo example {name} {placement}")
+                    res = launch_job(
+                        mpi,
+                        argv
+                        + [
+                            "--nx",
+                            "64",
+                            "--ny",
+                            "32",
+                            "--nz",
+                            "32",
+                            "--iters",
+                            str(iters),
+                            "--mode",
+                            mode,
+                            "--out",
+                            out,
+                        ],
+                        placement == "remote",
+                        timeout,
+                        f"{mpi} halo example {name} {placement}",
+                    )
                     compute, exchange = heat_times(name, res.stdout)
                     with open(out, "rb") as f:
                         fields[name] = f.read()
                     for op, v in (("exchange", exchange), ("compute", compute)):
-                        rows.append({"bench": "halo", "impl": name, "op": op,
-                                     "bytes": str(32 ** 3 * 8), "units": "2",
-                                     "placement": placement, "median_us": v, "min_us": v,
-                                     "iters": str(iters), "case": "3d-32"})
+                        rows.append(
+                            {
+                                "bench": "halo",
+                                "impl": name,
+                                "op": op,
+                                "bytes": str(32**3 * 8),
+                                "units": "2",
+                                "placement": placement,
+                                "median_us": v,
+                                "min_us": v,
+                                "iters": str(iters),
+                                "case": "3d-32",
+                            }
+                        )
                 ref = next(iter(fields.values()))
                 bad = [k for k, v in fields.items() if v != ref]
                 if bad:
-                    raise JobFailed(f"heat3d examples: the fields of {', '.join(bad)} differ "
-                                    f"from {next(iter(fields))}'s: CHECK FAILED")
-                sys.stderr.write(f"[bench] heat3d examples ({mode}, {placement}): "
-                                 f"{len(fields)} identical fields, check passed\n")
+                    raise JobFailed(
+                        f"heat3d examples: the fields of {', '.join(bad)} differ "
+                        f"from {next(iter(fields))}'s: CHECK FAILED"
+                    )
+                sys.stderr.write(
+                    f"[bench] heat3d examples ({mode}, {placement}): "
+                    f"{len(fields)} identical fields, check passed\n"
+                )
             per_round.append(rows)
     return aggregate(per_round)
 
@@ -150,13 +231,17 @@ def halo_tables(rows, markdown):
             cells = []
             for u, pl in cfgs:
                 r = idx.get((impl, op, u, pl))
-                cells.append("-" if r is None else
-                             f"{fmt_us(r['median_us'])} / {fmt_us(r['min_us'])}")
+                cells.append(
+                    "-" if r is None else f"{fmt_us(r['median_us'])} / {fmt_us(r['min_us'])}"
+                )
             body.append([impl, op] + cells)
-        out.append(("### " if markdown else "") + f"halo {case} per unit: median / min us "
-                   "per iteration (max over units)")
-        out.append(render_table(["impl", "op"] + [f"{u} units {pl}" for u, pl in cfgs], body,
-                                markdown))
+        out.append(
+            ("### " if markdown else "") + f"halo {case} per unit: median / min us "
+            "per iteration (max over units)"
+        )
+        out.append(
+            render_table(["impl", "op"] + [f"{u} units {pl}" for u, pl in cfgs], body, markdown)
+        )
         out.append("")
     return "\n".join(out)
 
@@ -194,68 +279,110 @@ def halo_targets(halo):
     lines on the exchange without its barrier and on progress processes, and the
     lines-of-code targets."""
     out = []
-    med = {(r["impl"], r["op"], int(r["units"]), r["placement"], r["case"]):
-           float(r["median_us"]) for r in halo}
+    med = {
+        (r["impl"], r["op"], int(r["units"]), r["placement"], r["case"]): float(r["median_us"])
+        for r in halo
+    }
     for case in sorted({r["case"] for r in halo}, reverse=True):
-        for units, pl in sorted({(int(r["units"]), r["placement"]) for r in halo
-                                 if r["case"] == case}):
+        for units, pl in sorted(
+            {(int(r["units"]), r["placement"]) for r in halo if r["case"] == case}
+        ):
             x = lambda impl: med.get((impl, "exchange", units, pl, case))  # noqa: E731
             where = f"halo {case} {units} units {pl}"
             for sfx in ("", "-nb"):
                 if pl.startswith("node"):
-                    out += bounded(f"{where}: dart{sfx} exchange >= 1.38x faster than "
-                                   f"mpi-rma-flat{sfx}",
-                                   x("dart" + sfx), x("mpi-rma-flat" + sfx), 1 / 1.38)
-                    out += bounded(f"{where}: dart{sfx} exchange <= 1.05x mpi-rma-shm{sfx}",
-                                   x("dart" + sfx), x("mpi-rma-shm" + sfx), 1.05)
+                    out += bounded(
+                        f"{where}: dart{sfx} exchange >= 1.38x faster than mpi-rma-flat{sfx}",
+                        x("dart" + sfx),
+                        x("mpi-rma-flat" + sfx),
+                        1 / 1.38,
+                    )
+                    out += bounded(
+                        f"{where}: dart{sfx} exchange <= 1.05x mpi-rma-shm{sfx}",
+                        x("dart" + sfx),
+                        x("mpi-rma-shm" + sfx),
+                        1.05,
+                    )
                 else:
-                    out += bounded(f"{where}: dart{sfx} exchange <= 1.05x mpi-rma-flat{sfx}",
-                                   x("dart" + sfx), x("mpi-rma-flat" + sfx), 1.05)
+                    out += bounded(
+                        f"{where}: dart{sfx} exchange <= 1.05x mpi-rma-flat{sfx}",
+                        x("dart" + sfx),
+                        x("mpi-rma-flat" + sfx),
+                        1.05,
+                    )
                     # Remote, mpi-rma-shm gets every face with MPI_Get on DART's window
                     # kind (MPI_Win_create over shared memory): the gap that remains
                     # without the MPIs' same-machine shortcut for MPI_Win_allocate.
-                    out += bounded(f"{where}: dart{sfx} exchange <= 1.05x mpi-rma-shm{sfx} "
-                                   f"(MPI on DART's window kind)",
-                                   x("dart" + sfx), x("mpi-rma-shm" + sfx), 1.05)
+                    out += bounded(
+                        f"{where}: dart{sfx} exchange <= 1.05x mpi-rma-shm{sfx} "
+                        f"(MPI on DART's window kind)",
+                        x("dart" + sfx),
+                        x("mpi-rma-shm" + sfx),
+                        1.05,
+                    )
             # Info: the exchange without its barrier (op transfer), i.e. what the calls
             # cost without waiting for the other units to arrive.
             for sfx in ("", "-nb"):
                 ref = "mpi-rma-shm" if pl.startswith("node") else "mpi-rma-flat"
-                out += relative(f"{where}: dart{sfx} transfer (exchange without the barrier) "
-                                f"relative to {ref}{sfx}",
-                                med.get(("dart" + sfx, "transfer", units, pl, case)),
-                                med.get((ref + sfx, "transfer", units, pl, case)))
+                out += relative(
+                    f"{where}: dart{sfx} transfer (exchange without the barrier) "
+                    f"relative to {ref}{sfx}",
+                    med.get(("dart" + sfx, "transfer", units, pl, case)),
+                    med.get((ref + sfx, "transfer", units, pl, case)),
+                )
             if pl.startswith("node") and units == 4:
-                out += bounded(f"{where}: dart-notify exchange faster than dart (barrier)",
-                               x("dart-notify"), x("dart"), 1.0)
+                out += bounded(
+                    f"{where}: dart-notify exchange faster than dart (barrier)",
+                    x("dart-notify"),
+                    x("dart"),
+                    1.0,
+                )
             # The distributed arrays against the hand-written DART exchanges (issue 28);
             # their exchange has no separate barrier, the neighbours' signals are in it.
-            out += bounded(f"{where}: dart-array exchange <= 1.05x dart",
-                           x("dart-array"), x("dart"), 1.05)
-            out += bounded(f"{where}: dart-array-notify exchange <= 1.05x dart-notify",
-                           x("dart-array-notify"), x("dart-notify"), 1.05)
-            out += relative(f"{where}: dart-array-nb exchange relative to dart-nb",
-                            x("dart-array-nb"), x("dart-nb"))
+            out += bounded(
+                f"{where}: dart-array exchange <= 1.05x dart", x("dart-array"), x("dart"), 1.05
+            )
+            out += bounded(
+                f"{where}: dart-array-notify exchange <= 1.05x dart-notify",
+                x("dart-array-notify"),
+                x("dart-notify"),
+                1.05,
+            )
+            out += relative(
+                f"{where}: dart-array-nb exchange relative to dart-nb",
+                x("dart-array-nb"),
+                x("dart-nb"),
+            )
             # Info: what a progress process saves the exchange and costs the computation
             # (it shares the cores with the units).
             for op in ("exchange", "compute"):
-                out += relative(f"{where}: dart-nb-progress {op} relative to dart-nb",
-                                med.get(("dart-nb-progress", op, units, pl, case)),
-                                med.get(("dart-nb", op, units, pl, case)))
+                out += relative(
+                    f"{where}: dart-nb-progress {op} relative to dart-nb",
+                    med.get(("dart-nb-progress", op, units, pl, case)),
+                    med.get(("dart-nb", op, units, pl, case)),
+                )
             if case == "3d-32" and units == 2:
                 for lang in ("dartpy-array", "dart-fortran-array"):
                     for sfx in ("", "-nb"):
-                        out += bounded(f"{where}: heat3d {lang}{sfx} exchange <= 1.10x C++ "
-                                       f"(dart-array-example{sfx})", x(lang + sfx),
-                                       x("dart-array-example" + sfx), 1.10)
+                        out += bounded(
+                            f"{where}: heat3d {lang}{sfx} exchange <= 1.10x C++ "
+                            f"(dart-array-example{sfx})",
+                            x(lang + sfx),
+                            x("dart-array-example" + sfx),
+                            1.10,
+                        )
     if halo:
         loc = halo_loc()
         for impl in ("dart", "dart-array"):
             if impl in loc and "mpi-rma-shm" in loc:
                 r = loc[impl] / loc["mpi-rma-shm"]
-                out.append((f"halo lines of code: {impl} <= 0.5x mpi-rma-shm",
-                            f"{loc[impl]} / {loc['mpi-rma-shm']} lines = {r:.2f}x "
-                            "(target <= 0.5)", "PASS" if r <= 0.5 else "MISS"))
+                out.append(
+                    (
+                        f"halo lines of code: {impl} <= 0.5x mpi-rma-shm",
+                        f"{loc[impl]} / {loc['mpi-rma-shm']} lines = {r:.2f}x (target <= 0.5)",
+                        "PASS" if r <= 0.5 else "MISS",
+                    )
+                )
     return out
 
 
@@ -264,4 +391,5 @@ EXPERIMENT = Experiment(
     title="Halo exchange (`benchmarks/run halo`, IJNC 2017 Sec. 7)",
     run=cmd_halo,
     doc_tables=lambda rows: halo_tables(rows, True),
-    targets=halo_targets)
+    targets=halo_targets,
+)

@@ -15,13 +15,21 @@ from .targets import bounded, relative
 
 SIZES_MIB = "8,64,256,1024"
 QUICK_SIZES_MIB = "8,64"
-OPS = (("dart", "save"), ("mpi-io", "write"), ("numpy", "save"),
-       ("dart", "load"), ("mpi-io", "read"), ("numpy", "load"))
+OPS = (
+    ("dart", "save"),
+    ("mpi-io", "write"),
+    ("numpy", "save"),
+    ("dart", "load"),
+    ("mpi-io", "read"),
+    ("numpy", "load"),
+)
 
 
 def cmd_io(argv):
-    opts = parse(argv, {"csv", "mpi", "quick", "build_dir", "timeout", "units", "sizes",
-                        "rounds", "no_python"})
+    opts = parse(
+        argv,
+        {"csv", "mpi", "quick", "build_dir", "timeout", "units", "sizes", "rounds", "no_python"},
+    )
     mpi, quick = opts["mpi"], opts["quick"]
     progs = find_programs(mpi, opts["build_dir"], True, ["bench_io"])
     sizes = opts["sizes"] or (QUICK_SIZES_MIB if quick else SIZES_MIB)
@@ -32,13 +40,31 @@ def cmd_io(argv):
     for r in range(int(opts["rounds"] or 1)):
         rows = []
         for units in units_list(opts, "1,2" if quick else "1,2,4"):
-            rows += run_job(mpi, progs["bench_io"], ["--mib", sizes, "--reps", reps],
-                            False, timeout, f"{mpi} io {units} units round {r + 1}",
-                            n=units)
+            rows += run_job(
+                mpi,
+                progs["bench_io"],
+                ["--mib", sizes, "--reps", reps],
+                False,
+                timeout,
+                f"{mpi} io {units} units round {r + 1}",
+                n=units,
+            )
         if not opts["no_python"] and os.access(py, os.X_OK):
-            rows += run_job(mpi, py, [os.path.join(REPO, "benchmarks", "bench_io_numpy.py"),
-                                      "--mib", sizes, "--reps", reps],
-                            False, timeout, f"{mpi} io numpy round {r + 1}", n=1)
+            rows += run_job(
+                mpi,
+                py,
+                [
+                    os.path.join(REPO, "benchmarks", "bench_io_numpy.py"),
+                    "--mib",
+                    sizes,
+                    "--reps",
+                    reps,
+                ],
+                False,
+                timeout,
+                f"{mpi} io numpy round {r + 1}",
+                n=1,
+            )
         per_round.append(rows)
     return finish(per_round, opts, mpi, "array files (.npy)", io_tables, io_targets)
 
@@ -61,17 +87,25 @@ def io_tables(rows, markdown):
             r = idx.get((impl, op, 1 if impl == "numpy" else units, nbytes))
             cells.append("-" if r is None else f"{gbps(r):.2f}")
         body.append([impl, op] + cells)
-    head = ("### " if markdown else "") + ("save and load of one .npy file: median GB/s "
-                                          "(numpy: one process, the same in every column)")
-    return head + "\n" + render_table(
-        ["impl", "op"] + [f"{u} units {n >> 20} MiB" for u, n in cols], body, markdown) + "\n"
+    head = ("### " if markdown else "") + (
+        "save and load of one .npy file: median GB/s (numpy: one process, the same in every column)"
+    )
+    return (
+        head
+        + "\n"
+        + render_table(
+            ["impl", "op"] + [f"{u} units {n >> 20} MiB" for u, n in cols], body, markdown
+        )
+        + "\n"
+    )
 
 
 def io_targets(rows):
     """dart save/load within 1.10x of raw MPI-IO from 64 MiB on (per units and size);
     info: np.save/np.load of one process relative to dart."""
-    med = {(r["impl"], r["op"], int(r["units"]), int(r["bytes"])): float(r["median_us"])
-           for r in rows}
+    med = {
+        (r["impl"], r["op"], int(r["units"]), int(r["bytes"])): float(r["median_us"]) for r in rows
+    }
     out = []
     for units, nbytes in sorted({(k[2], k[3]) for k in med if k[0] == "dart"}):
         where = f"io {units} units {nbytes >> 20} MiB"
@@ -81,8 +115,11 @@ def io_targets(rows):
                 out += bounded(f"{where}: dart {op} <= 1.10x mpi-io {raw}", d, m, 1.10)
             else:
                 out += relative(f"{where}: dart {op} relative to mpi-io {raw}", d, m)
-            out += relative(f"{where}: numpy {op} (one process) relative to dart {op}",
-                            med.get(("numpy", op, 1, nbytes)), d)
+            out += relative(
+                f"{where}: numpy {op} (one process) relative to dart {op}",
+                med.get(("numpy", op, 1, nbytes)),
+                d,
+            )
     return out
 
 
@@ -91,4 +128,5 @@ EXPERIMENT = Experiment(
     title="Array files (`benchmarks/run io`, issue 29)",
     run=cmd_io,
     doc_tables=lambda rows: io_tables(rows, True),
-    targets=io_targets)
+    targets=io_targets,
+)

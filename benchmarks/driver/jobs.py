@@ -39,16 +39,25 @@ def venv_python(mpi):
     return os.path.join(REPO, "_venv", mpi, "bin", "python")
 
 
-def run_job(mpi, prog, args, emulate_nodes, timeout, label, n=2, units_per_node=None,
-            env=None, columns=()):
+def run_job(
+    mpi, prog, args, emulate_nodes, timeout, label, n=2, units_per_node=None, env=None, columns=()
+):
     """Launch prog with args as a job of n processes and return the CSV rows it wrote (a
     dict per row). The program gets `--out FILE` and writes HEADER, `case` and then the
     given columns. emulate_nodes, units_per_node, env: as launch_job."""
     fd, out = tempfile.mkstemp(prefix="dart-bench-", suffix=".csv")
     os.close(fd)
     try:
-        res = launch_job(mpi, [prog] + args + ["--out", out], emulate_nodes, timeout, label,
-                         n, units_per_node, env)
+        res = launch_job(
+            mpi,
+            [prog] + args + ["--out", out],
+            emulate_nodes,
+            timeout,
+            label,
+            n,
+            units_per_node,
+            env,
+        )
         with open(out) as f:
             rows = [r for r in csv.DictReader(f, fieldnames=HEADER + ["case"] + list(columns))]
     finally:
@@ -76,8 +85,7 @@ def launch_job(mpi, argv, emulate_nodes, timeout, label, n=2, units_per_node=Non
     cmd = launcher.command(n, argv, env_vars)
     sys.stderr.write(f"[bench] {label}: {' '.join(cmd)}\n")
     sys.stderr.flush()
-    res = launch.run(cmd, launcher.job_environ(env_vars, base), timeout=timeout,
-                     merge_stderr=True)
+    res = launch.run(cmd, launcher.job_environ(env_vars, base), timeout=timeout, merge_stderr=True)
     if res.timed_out:
         raise JobFailed(f"{label}: timed out after {timeout:g} s\n{res.stdout}")
     if res.returncode != 0:
@@ -118,14 +126,16 @@ def ensure_current(mpi):
     if mpi in _CURRENT:
         return
     setup = os.path.join(REPO, "scripts", "setup.sh")
-    sys.stderr.write(f"[bench] DART_MPIS={mpi} scripts/setup.sh (builds what the sources "
-                     "changed)\n")
-    rc = subprocess.call(["bash", setup], env=dict(os.environ, DART_MPIS=mpi),
-                         stdout=sys.stderr)
+    sys.stderr.write(
+        f"[bench] DART_MPIS={mpi} scripts/setup.sh (builds what the sources changed)\n"
+    )
+    rc = subprocess.call(["bash", setup], env=dict(os.environ, DART_MPIS=mpi), stdout=sys.stderr)
     if rc != 0:
-        raise JobFailed(f"scripts/setup.sh failed for {mpi} (exit {rc}): the build tree may "
-                        "not match the sources; fix it, or pass --build-dir to use a tree "
-                        "as it is")
+        raise JobFailed(
+            f"scripts/setup.sh failed for {mpi} (exit {rc}): the build tree may "
+            "not match the sources; fix it, or pass --build-dir to use a tree "
+            "as it is"
+        )
     _CURRENT.add(mpi)
 
 
@@ -135,8 +145,11 @@ def find_programs(mpi, build_dir, need_dart, extra=()):
     extra. build_dir is used as it is; without it _build/<mpi>, made current first
     (ensure_current). A required program that is not built raises JobFailed."""
     build = build_dir or os.path.join(REPO, "_build", mpi)
-    names = ["bench_mpi_baselines"] + (["bench_latency", "bench_atomics", "bench_gups"]
-                                       if need_dart else []) + list(extra)
+    names = (
+        ["bench_mpi_baselines"]
+        + (["bench_latency", "bench_atomics", "bench_gups"] if need_dart else [])
+        + list(extra)
+    )
     if not build_dir:
         ensure_current(mpi)
     found = {}
@@ -152,8 +165,10 @@ def find_programs(mpi, build_dir, need_dart, extra=()):
         if "bench_latency" in missing:
             lib = os.path.join(build, "libdartmpi.so")
             state = "exists" if os.path.exists(lib) else "is missing too"
-            hint = (f"\n  bench_latency needs the DART core library ({lib} {state}) and"
-                    f" the complete headers;\n  use --baselines-only to run the MPI"
-                    f" baselines alone.")
+            hint = (
+                f"\n  bench_latency needs the DART core library ({lib} {state}) and"
+                f" the complete headers;\n  use --baselines-only to run the MPI"
+                f" baselines alone."
+            )
         raise JobFailed(f"not built in {build}: {', '.join(missing)}{hint}")
     return found

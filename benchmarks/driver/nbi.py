@@ -8,13 +8,12 @@ from .twoplacement import two_placement_cmd
 
 
 def cmd_nbi(argv):
-    return two_placement_cmd(argv, "bench_nbi", "nbi",
-                             "non-blocking initiation and completion")
+    return two_placement_cmd(argv, "bench_nbi", "nbi", "non-blocking initiation and completion")
 
 
 EXPERIMENT = Experiment(
     name="nbi",
-    title="Non-blocking initiation and completion (`benchmarks/run nbi`, PGAS'14 "
-          "Figs. 10-11)",
+    title="Non-blocking initiation and completion (`benchmarks/run nbi`, PGAS'14 Figs. 10-11)",
     run=cmd_nbi,
-    doc_tables=lambda rows: tables(rows, True))
+    doc_tables=lambda rows: tables(rows, True),
+)

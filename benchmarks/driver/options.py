@@ -14,10 +14,19 @@ def parse(argv, allowed):
     """The options of one subcommand: allowed holds the names it takes (--build-dir is
     build_dir; "files": it takes plain arguments too, collected in opts["files"]).
     Options not given keep their defaults."""
-    opts = {"csv": None, "mpi": "mpich", "quick": False, "rounds": None, "sizes": None,
-            "baselines_only": False, "no_python": False, "build_dir": None,
-            "markdown": False, "timeout": 300,
-            "files": []}
+    opts = {
+        "csv": None,
+        "mpi": "mpich",
+        "quick": False,
+        "rounds": None,
+        "sizes": None,
+        "baselines_only": False,
+        "no_python": False,
+        "build_dir": None,
+        "markdown": False,
+        "timeout": 300,
+        "files": [],
+    }
     it = iter(argv)
     for a in it:
         name = a[2:].replace("-", "_") if a.startswith("--") else None

@@ -10,9 +10,11 @@ from .options import parse, program_args
 from .results import EXTRA_COLUMNS, aggregate, write_csv
 from .tables import fmt_us, render_table, size_label
 
-ASYNC_ABSENT = ("Open MPI 4.1 has no asynchronous progress thread (progress happens only "
-                "inside MPI calls; osc rdma moves same-machine put/get by CMA without the "
-                "target anyway): no mpi-async-thread rows")
+ASYNC_ABSENT = (
+    "Open MPI 4.1 has no asynchronous progress thread (progress happens only "
+    "inside MPI calls; osc rdma moves same-machine put/get by CMA without the "
+    "target anyway): no mpi-async-thread rows"
+)
 
 
 # The offload threshold's crossover: two progress jobs that differ only in
@@ -22,26 +24,49 @@ CROSSOVER_SIZES = "1K,4K,16K,64K,256K"
 
 
 def cmd_overlap(argv):
-    opts = parse(argv, {"csv", "mpi", "quick", "build_dir", "timeout", "sizes", "rounds",
-                        "target_sizes"})
+    opts = parse(
+        argv, {"csv", "mpi", "quick", "build_dir", "timeout", "sizes", "rounds", "target_sizes"}
+    )
     mpi = opts["mpi"]
     progs = find_programs(mpi, opts["build_dir"], True, ["bench_overlap"])
-    args = program_args(opts) + (["--target-sizes", opts["target_sizes"]]
-                                 if opts.get("target_sizes") else [])
+    args = program_args(opts) + (
+        ["--target-sizes", opts["target_sizes"]] if opts.get("target_sizes") else []
+    )
     timeout = float(opts["timeout"])
     jobs = []  # (label, placement, mode, processes, env)
     for pl in ("node", "remote"):
         upn = 1 if pl == "remote" else 0
         jobs.append((f"dart + mpi-rma-allocate {pl}", pl, "plain", 2, {}))
         n, env = progress_job(upn)
-        jobs.append((f"dart-progress {pl} (DART_PROGRESS_PER_NODE=1, {n} processes)", pl,
-                     "progress", n, env))
+        jobs.append(
+            (
+                f"dart-progress {pl} (DART_PROGRESS_PER_NODE=1, {n} processes)",
+                pl,
+                "progress",
+                n,
+                env,
+            )
+        )
         if mpi == "mpich":
-            jobs.append((f"mpi-async-thread {pl} (MPIR_CVAR_ASYNC_PROGRESS=1)", pl,
-                         "async-thread", 2, {"MPIR_CVAR_ASYNC_PROGRESS": "1"}))
+            jobs.append(
+                (
+                    f"mpi-async-thread {pl} (MPIR_CVAR_ASYNC_PROGRESS=1)",
+                    pl,
+                    "async-thread",
+                    2,
+                    {"MPIR_CVAR_ASYNC_PROGRESS": "1"},
+                )
+            )
         for impl, threshold in CROSSOVER_IMPLS:
-            jobs.append((f"{impl} {pl} (DART_PROGRESS_THRESHOLD={threshold})", pl, impl, n,
-                         dict(env, DART_PROGRESS_THRESHOLD=threshold)))
+            jobs.append(
+                (
+                    f"{impl} {pl} (DART_PROGRESS_THRESHOLD={threshold})",
+                    pl,
+                    impl,
+                    n,
+                    dict(env, DART_PROGRESS_THRESHOLD=threshold),
+                )
+            )
     notes = []
     if mpi != "mpich":
         notes.append(ASYNC_ABSENT)
@@ -52,20 +77,37 @@ def cmd_overlap(argv):
             label = f"{mpi} overlap round {r + 1} {label}"
             if mode.startswith("dart-progress-offload"):  # a crossover job
                 sizes = "4K,64K" if opts["quick"] else CROSSOVER_SIZES
-                job_args = ["--mode", "progress", "--impl", mode, "--no-target",
-                            "--sizes", sizes] + (["--quick"] if opts["quick"] else [])
+                job_args = [
+                    "--mode",
+                    "progress",
+                    "--impl",
+                    mode,
+                    "--no-target",
+                    "--sizes",
+                    sizes,
+                ] + (["--quick"] if opts["quick"] else [])
             else:
                 job_args = args + ["--mode", mode]
-            got = run_job(mpi, progs["bench_overlap"], job_args + ["--placement", pl],
-                          pl == "remote", timeout, label, n=n, env=env,
-                          columns=EXTRA_COLUMNS)
+            got = run_job(
+                mpi,
+                progs["bench_overlap"],
+                job_args + ["--placement", pl],
+                pl == "remote",
+                timeout,
+                label,
+                n=n,
+                env=env,
+                columns=EXTRA_COLUMNS,
+            )
             rows += got
         per_round.append(rows)
     rows = aggregate(per_round)
     if opts["csv"]:
         write_csv(opts["csv"], rows, mpi)
-    print(f"overlap of computation and communication, 2 units, {mpi}, "
-          f"{launch.cpu_count()} cores" + (" [quick]" if opts["quick"] else ""))
+    print(
+        f"overlap of computation and communication, 2 units, {mpi}, "
+        f"{launch.cpu_count()} cores" + (" [quick]" if opts["quick"] else "")
+    )
     for note in notes:
         print(f"note: {note}")
     print(overlap_tables(rows, False))
@@ -94,28 +136,45 @@ def overlap_tables(rows, markdown):
             cells = []
             for n in sizes:
                 r = sub.get((impl, op, n))
-                cells.append("-" if r is None else
-                             f"{float(r['availability']):.2f} ({fmt_us(r['median_us'])})")
+                cells.append(
+                    "-"
+                    if r is None
+                    else f"{float(r['availability']):.2f} ({fmt_us(r['median_us'])})"
+                )
             body.append([impl, op] + cells)
-        out.append(("### " if markdown else "") + f"placement {pl}: availability (transfer "
-                   "time base_t, median us)")
+        out.append(
+            ("### " if markdown else "") + f"placement {pl}: availability (transfer "
+            "time base_t, median us)"
+        )
         out.append(render_table(["impl", "op"] + [size_label(n) for n in sizes], body, markdown))
         out.append("")
     tg = [r for r in rows if r["bench"] == "overlap-target"]
     if tg:
         med = {(r["impl"], r["op"], int(r["bytes"])): float(r["median_us"]) for r in tg}
         body = []
-        for impl, n in sorted({(r["impl"], int(r["bytes"])) for r in tg},
-                              key=lambda k: (k[1], k[0])):
+        for impl, n in sorted(
+            {(r["impl"], int(r["bytes"])) for r in tg}, key=lambda k: (k[1], k[0])
+        ):
             idle = med.get((impl, "get_target_idle", n))
             busy = med.get((impl, "get_target_busy", n))
-            body.append([impl, size_label(n), "-" if idle is None else fmt_us(idle),
-                         "-" if busy is None else fmt_us(busy),
-                         f"{busy / idle:.2f}x" if idle and busy else "-"])
-        out.append(("### " if markdown else "") + "remote get latency (median us) to an idle "
-                   "target and to a target computing 100 us between MPI calls")
-        out.append(render_table(["impl", "bytes", "idle target", "busy target", "busy / idle"],
-                                body, markdown))
+            body.append(
+                [
+                    impl,
+                    size_label(n),
+                    "-" if idle is None else fmt_us(idle),
+                    "-" if busy is None else fmt_us(busy),
+                    f"{busy / idle:.2f}x" if idle and busy else "-",
+                ]
+            )
+        out.append(
+            ("### " if markdown else "") + "remote get latency (median us) to an idle "
+            "target and to a target computing 100 us between MPI calls"
+        )
+        out.append(
+            render_table(
+                ["impl", "bytes", "idle target", "busy target", "busy / idle"], body, markdown
+            )
+        )
         out.append("")
     return "\n".join(out)
 
@@ -126,15 +185,23 @@ def overlap_targets(rows):
     out = []
     if not rows:
         return out
-    av = {(r["impl"], r["op"], r["placement"], int(r["bytes"])): r for r in rows
-          if r["bench"] == "overlap"}
+    av = {
+        (r["impl"], r["op"], r["placement"], int(r["bytes"])): r
+        for r in rows
+        if r["bench"] == "overlap"
+    }
     impls = []
     for r in rows:
         if r["impl"] not in impls:
             impls.append(r["impl"])
     if "dart-progress" not in impls:
-        out.append(("overlap: dart-progress targets", "no dart-progress rows (progress "
-                    "processes were not running)", "n/a"))
+        out.append(
+            (
+                "overlap: dart-progress targets",
+                "no dart-progress rows (progress processes were not running)",
+                "n/a",
+            )
+        )
     kib64 = 64 << 10
     for op in ("get", "put"):
         for impl in impls:
@@ -142,11 +209,18 @@ def overlap_targets(rows):
             if r is None:
                 continue
             a = float(r["availability"])
-            measured = (f"availability {a:.3f} (overhead {fmt_us(r['overhead_us'])} us of "
-                        f"{fmt_us(r['median_us'])} us)")
+            measured = (
+                f"availability {a:.3f} (overhead {fmt_us(r['overhead_us'])} us of "
+                f"{fmt_us(r['median_us'])} us)"
+            )
             if impl == "dart-progress":
-                out.append((f"overlap remote 64KiB {op}: dart-progress availability >= 0.90",
-                            measured + " (target >= 0.90)", "PASS" if a >= 0.90 else "MISS"))
+                out.append(
+                    (
+                        f"overlap remote 64KiB {op}: dart-progress availability >= 0.90",
+                        measured + " (target >= 0.90)",
+                        "PASS" if a >= 0.90 else "MISS",
+                    )
+                )
             else:
                 out.append((f"overlap remote 64KiB {op}: {impl} availability", measured, "info"))
     # The crossover: the smallest size from which an offloaded transfer costs the
@@ -156,20 +230,32 @@ def overlap_targets(rows):
     for pl in ("node", "remote"):
         for op in ("get", "put"):
             sizes = sorted(k[3] for k in av if k[:3] == (all_impl, op, pl))
-            pairs = [(n, av[(all_impl, op, pl, n)], av.get((none_impl, op, pl, n)))
-                     for n in sizes]
-            pairs = [(n, float(a["overhead_us"]), float(b["overhead_us"]))
-                     for n, a, b in pairs if b is not None]
+            pairs = [(n, av[(all_impl, op, pl, n)], av.get((none_impl, op, pl, n))) for n in sizes]
+            pairs = [
+                (n, float(a["overhead_us"]), float(b["overhead_us"]))
+                for n, a, b in pairs
+                if b is not None
+            ]
             if not pairs:
                 continue
-            cross = next((n for i, (n, _, _) in enumerate(pairs)
-                          if all(x <= y for _, x, y in pairs[i:])), None)
+            cross = next(
+                (n for i, (n, _, _) in enumerate(pairs) if all(x <= y for _, x, y in pairs[i:])),
+                None,
+            )
             cells = ", ".join(f"{size_label(n)} {fmt_us(x)}/{fmt_us(y)}" for n, x, y in pairs)
-            out.append((f"overlap {pl} {op}: offload threshold crossover",
-                        f"{size_label(cross) if cross else 'none'} (host overhead us, "
-                        f"offloaded/not: {cells})", "info"))
-    med = {(r["impl"], r["op"], int(r["bytes"])): float(r["median_us"]) for r in rows
-           if r["bench"] == "overlap-target"}
+            out.append(
+                (
+                    f"overlap {pl} {op}: offload threshold crossover",
+                    f"{size_label(cross) if cross else 'none'} (host overhead us, "
+                    f"offloaded/not: {cells})",
+                    "info",
+                )
+            )
+    med = {
+        (r["impl"], r["op"], int(r["bytes"])): float(r["median_us"])
+        for r in rows
+        if r["bench"] == "overlap-target"
+    }
     for impl, n in sorted({(k[0], k[2]) for k in med}, key=lambda k: (k[1], impls.index(k[0]))):
         idle, busy = med.get((impl, "get_target_idle", n)), med.get((impl, "get_target_busy", n))
         if not idle or busy is None:
@@ -178,8 +264,9 @@ def overlap_targets(rows):
         measured = f"{fmt_us(busy)} / {fmt_us(idle)} us = {ratio:.2f}x"
         name = f"overlap-target remote {size_label(n)} get: {impl} busy target / idle target"
         if impl == "dart-progress":
-            out.append((name + " <= 2x", measured + " (target <= 2)",
-                        "PASS" if ratio <= 2.0 else "MISS"))
+            out.append(
+                (name + " <= 2x", measured + " (target <= 2)", "PASS" if ratio <= 2.0 else "MISS")
+            )
         else:
             out.append((name, measured, "info"))
     return out
@@ -188,7 +275,8 @@ def overlap_targets(rows):
 EXPERIMENT = Experiment(
     name="overlap",
     title="Overlap and asynchronous progress (`benchmarks/run overlap`, ICPADS 2016 "
-          "Sec. III-A; target side as Casper's asynchronous benchmark)",
+    "Sec. III-A; target side as Casper's asynchronous benchmark)",
     run=cmd_overlap,
     doc_tables=lambda rows: overlap_tables(rows, True),
-    targets=overlap_targets)
+    targets=overlap_targets,
+)

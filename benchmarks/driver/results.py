@@ -6,8 +6,7 @@ import csv
 import statistics
 
 # What every benchmark program writes per row (then `case`, see write_csv).
-HEADER = ["bench", "impl", "op", "bytes", "units", "placement", "median_us", "min_us",
-          "iters"]
+HEADER = ["bench", "impl", "op", "bytes", "units", "placement", "median_us", "min_us", "iters"]
 # Further columns of some experiments only (overlap), after `case` and `mpi`.
 EXTRA_COLUMNS = ["availability", "overhead_us", "heap_bytes"]
 
@@ -25,8 +24,15 @@ def aggregate(rounds):
     groups, order = {}, []
     for rows in rounds:
         for r in rows:
-            key = (r["bench"], r["impl"], r["op"], r["bytes"], r["units"], r["placement"],
-                   r.get("case") or "")
+            key = (
+                r["bench"],
+                r["impl"],
+                r["op"],
+                r["bytes"],
+                r["units"],
+                r["placement"],
+                r.get("case") or "",
+            )
             if key not in groups:
                 groups[key] = []
                 order.append(key)
@@ -52,8 +58,12 @@ def write_csv(path, rows, mpi=None):
     rows have (overlap: availability, overhead_us)."""
     extra = [c for c in EXTRA_COLUMNS if any(c in r for r in rows)]
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=HEADER + ["case", "mpi"] + extra, lineterminator="\n",
-                           extrasaction="ignore")
+        w = csv.DictWriter(
+            f,
+            fieldnames=HEADER + ["case", "mpi"] + extra,
+            lineterminator="\n",
+            extrasaction="ignore",
+        )
         w.writeheader()
         for r in rows:
             w.writerow(dict(r, case=r.get("case") or "", mpi=mpi or r.get("mpi") or ""))

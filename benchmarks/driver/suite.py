@@ -41,13 +41,34 @@ class Gate:
         self.best, self.count = None, 0
 
     def probe(self):
-        res = launch_job(self.mpi, [self.progs["heat3d"], "--nx", "64", "--ny", "32",
-                                    "--nz", "32", "--iters", "200", "--mode", "blocking"],
-                         False, self.timeout, f"{self.mpi} gate probe")
+        res = launch_job(
+            self.mpi,
+            [
+                self.progs["heat3d"],
+                "--nx",
+                "64",
+                "--ny",
+                "32",
+                "--nz",
+                "32",
+                "--iters",
+                "200",
+                "--mode",
+                "blocking",
+            ],
+            False,
+            self.timeout,
+            f"{self.mpi} gate probe",
+        )
         c, e = heat_times("gate probe", res.stdout)
-        rows = run_job(self.mpi, self.progs["bench_mpi_baselines"],
-                       ["--quick", "--sizes", "8"], False, self.timeout,
-                       f"{self.mpi} gate probe (ping-pong)")
+        rows = run_job(
+            self.mpi,
+            self.progs["bench_mpi_baselines"],
+            ["--quick", "--sizes", "8"],
+            False,
+            self.timeout,
+            f"{self.mpi} gate probe (ping-pong)",
+        )
         p = [r["median_us"] for r in rows if r["impl"] == "mpi-p2p"]
         if not p:
             raise JobFailed(f"gate probe: no mpi-p2p row from bench_mpi_baselines: {rows}")
@@ -58,11 +79,17 @@ class Gate:
         self.count += 1
         b = (c, e, p) if self.best is None else tuple(map(min, self.best, (c, e, p)))
         self.best = b
-        quiet = (self.count >= self.GATE_CALIBRATE and c <= 1.12 * b[0]
-                 and e <= max(1.6 * b[1], b[1] + 2.0) and p <= 2.0 * b[2])
-        sys.stderr.write(f"[bench] gate: compute {c:.1f} us, exchange {e:.2f} us, "
-                         f"ping-pong {p:.3f} us (best {b[0]:.1f} / {b[1]:.2f} / {b[2]:.3f}):"
-                         f" {'quiet' if quiet else 'busy'}\n")
+        quiet = (
+            self.count >= self.GATE_CALIBRATE
+            and c <= 1.12 * b[0]
+            and e <= max(1.6 * b[1], b[1] + 2.0)
+            and p <= 2.0 * b[2]
+        )
+        sys.stderr.write(
+            f"[bench] gate: compute {c:.1f} us, exchange {e:.2f} us, "
+            f"ping-pong {p:.3f} us (best {b[0]:.1f} / {b[1]:.2f} / {b[2]:.3f}):"
+            f" {'quiet' if quiet else 'busy'}\n"
+        )
         return quiet
 
     def wait(self):
@@ -86,30 +113,38 @@ class Gate:
             # have only just gone): one of two has to be quiet.
             if started_quiet and (self.probe() or self.probe()):
                 return f"quiet (attempt {attempt})"
-            why = ("the probes after it were busy" if started_quiet
-                   else f"no quiet probes within {self.wait_s:g} s before it")
+            why = (
+                "the probes after it were busy"
+                if started_quiet
+                else f"no quiet probes within {self.wait_s:g} s before it"
+            )
             sys.stderr.write(f"[bench] gate: {exp} attempt {attempt}: {why}\n")
         return f"NOT quiet in {self.GATE_ATTEMPTS} attempts"
 
 
 def cmd_all(argv):
-    opts = parse(argv, {"out", "mpi", "quick", "build_dir", "timeout", "doc", "note",
-                        "only", "gate"})
+    opts = parse(
+        argv, {"out", "mpi", "quick", "build_dir", "timeout", "doc", "note", "only", "gate"}
+    )
     mpi, quick, out = opts["mpi"], opts["quick"], opts.get("out")
     if not out:
         raise Usage("all needs --out DIR")
     os.makedirs(out, exist_ok=True)
     common = ["--mpi", mpi, "--timeout", str(opts["timeout"])] + (
-        ["--build-dir", opts["build_dir"]] if opts["build_dir"] else [])
-    chosen = opts.get("only", "").split(",") if opts.get("only") else [e.name
-                                                                       for e in EXPERIMENTS]
+        ["--build-dir", opts["build_dir"]] if opts["build_dir"] else []
+    )
+    chosen = opts.get("only", "").split(",") if opts.get("only") else [e.name for e in EXPERIMENTS]
     for exp in chosen:
         if exp not in BY_NAME:
             raise Usage(f"unknown experiment {exp}")
     gate = None
     if opts.get("gate"):
-        gate = Gate(mpi, find_programs(mpi, opts["build_dir"], True, ["heat3d"]),
-                    opts["timeout"], float(opts["gate"]))
+        gate = Gate(
+            mpi,
+            find_programs(mpi, opts["build_dir"], True, ["heat3d"]),
+            opts["timeout"],
+            float(opts["gate"]),
+        )
     gated = []
     t_all = time.monotonic()
     for exp in chosen:
@@ -119,10 +154,15 @@ def cmd_all(argv):
 
         def body():
             with contextlib.redirect_stdout(io.StringIO()) as text:
-                experiment.run(common + experiment.suite_args(quick)
-                               + (["--quick"] if quick else []) + ["--csv", csv_path])
+                experiment.run(
+                    common
+                    + experiment.suite_args(quick)
+                    + (["--quick"] if quick else [])
+                    + ["--csv", csv_path]
+                )
             with open(os.path.join(out, f"{exp}-{mpi}.txt"), "w") as f:
                 f.write(text.getvalue())
+
         if gate:
             gated.append(f"{exp} {gate.around(exp, body)}")
         else:
@@ -133,12 +173,18 @@ def cmd_all(argv):
     sys.stderr.write(f"[bench] {mpi}: suite finished in {took:.0f} s\n")
     # A partial run (--only) adds its line to those of the runs before.
     with open(os.path.join(out, f"suite-{mpi}.txt"), "a" if opts.get("only") else "w") as f:
-        f.write(f"{'--quick ' if quick else ''}{', '.join(chosen)} in {took:.0f} s on "
-                f"{launch.cpu_count()} cores "
-                f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})"
-                + (f"; gate: {', '.join(gated)}" if gate else "") + "\n")
-    doc = opts.get("doc") or (os.path.join(out, "performance.md") if quick
-                              else os.path.join(REPO, "docs", "performance.md"))
+        f.write(
+            f"{'--quick ' if quick else ''}{', '.join(chosen)} in {took:.0f} s on "
+            f"{launch.cpu_count()} cores "
+            f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})"
+            + (f"; gate: {', '.join(gated)}" if gate else "")
+            + "\n"
+        )
+    doc = opts.get("doc") or (
+        os.path.join(out, "performance.md")
+        if quick
+        else os.path.join(REPO, "docs", "performance.md")
+    )
     write_doc(out, doc, opts.get("note") or "")
     print(f"CSV and PNG files in {out}; document {doc}")
     return 0

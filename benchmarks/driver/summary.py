@@ -7,8 +7,12 @@ from .tables import op_table, tables
 from .targets import ratios
 
 # The ops of bench_atomics: tabled per placement (op_table), not per size.
-ATOMIC_OPS = ("fetch_and_op", "compare_and_swap", "lock_acquire_release",
-              "lock_acquire_release_contended")
+ATOMIC_OPS = (
+    "fetch_and_op",
+    "compare_and_swap",
+    "lock_acquire_release",
+    "lock_acquire_release_contended",
+)
 
 
 def summary(rows, markdown, sections=None):
@@ -19,12 +23,15 @@ def summary(rows, markdown, sections=None):
     gups = [r for r in rows if r["bench"] == "gups"]
     text = [tables(transfers, markdown)] if transfers else []
     if atomics:
-        text.append(op_table(atomics, markdown,
-                             "atomics and locks: median / min us per operation"))
+        text.append(op_table(atomics, markdown, "atomics and locks: median / min us per operation"))
     if gups:
-        text.append(op_table(gups, markdown,
-                             "gups: median / min us per update per unit "
-                             "(GUPS = units / (us * 1000))"))
+        text.append(
+            op_table(
+                gups,
+                markdown,
+                "gups: median / min us per update per unit (GUPS = units / (us * 1000))",
+            )
+        )
     if sections is not None:
         lines, npass, nmiss = ratios(rows, sections)
         text.append(("### " if markdown else "") + "target ratios (medians of this run)")

@@ -29,13 +29,16 @@ def fmt_us(v):
 def render_table(header, body, markdown):
     """A table: the first two columns left-aligned, the others right-aligned."""
     if markdown:
-        lines = ["| " + " | ".join(header) + " |",
-                 "|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|"]
+        lines = [
+            "| " + " | ".join(header) + " |",
+            "|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|",
+        ]
         lines += ["| " + " | ".join(row) + " |" for row in body]
         return "\n".join(lines)
     widths = [max(len(str(x)) for x in col) for col in zip(header, *body)]
     fmt = lambda row: "  ".join(  # noqa: E731
-        str(x).ljust(w) if i < 2 else str(x).rjust(w) for i, (x, w) in enumerate(zip(row, widths)))
+        str(x).ljust(w) if i < 2 else str(x).rjust(w) for i, (x, w) in enumerate(zip(row, widths))
+    )
     return "\n".join([fmt(header), fmt(["-" * w for w in widths])] + [fmt(r) for r in body])
 
 
@@ -47,26 +50,45 @@ def index(rows):
 # The order of the rows of the tables below, (impl, op); pairs not listed follow, sorted.
 # A program's new impl or op goes here too.
 ROW_ORDER = [
-    ("dart", "put_blocking"), ("dart", "get_blocking"),
-    ("dart", "put_handle_init"), ("dart", "get_handle_init"),
-    ("dart-fortran", "put_blocking"), ("dart-fortran", "get_blocking"),
-    ("dart-fortran", "put_handle_init"), ("dart-fortran", "get_handle_init"),
-    ("mpi-shm", "put"), ("mpi-shm", "get"),
-    ("mpi-rma-allocate", "put"), ("mpi-rma-allocate", "get"),
-    ("mpi-rma-create-shm", "put"), ("mpi-rma-create-shm", "get"),
-    ("mpi-rma-create", "put"), ("mpi-rma-create", "get"),
-    ("mpi-rma-dynamic", "put"), ("mpi-rma-dynamic", "get"),
-    ("mpi-rma-dynamic-shm", "put"), ("mpi-rma-dynamic-shm", "get"),
+    ("dart", "put_blocking"),
+    ("dart", "get_blocking"),
+    ("dart", "put_handle_init"),
+    ("dart", "get_handle_init"),
+    ("dart-fortran", "put_blocking"),
+    ("dart-fortran", "get_blocking"),
+    ("dart-fortran", "put_handle_init"),
+    ("dart-fortran", "get_handle_init"),
+    ("mpi-shm", "put"),
+    ("mpi-shm", "get"),
+    ("mpi-rma-allocate", "put"),
+    ("mpi-rma-allocate", "get"),
+    ("mpi-rma-create-shm", "put"),
+    ("mpi-rma-create-shm", "get"),
+    ("mpi-rma-create", "put"),
+    ("mpi-rma-create", "get"),
+    ("mpi-rma-dynamic", "put"),
+    ("mpi-rma-dynamic", "get"),
+    ("mpi-rma-dynamic-shm", "put"),
+    ("mpi-rma-dynamic-shm", "get"),
     ("mpi-p2p", "pingpong"),
-    ("dart", "fetch_and_op"), ("mpi-shm", "fetch_and_op"),
-    ("mpi-rma-create-shm", "fetch_and_op"), ("mpi-rma-allocate", "fetch_and_op"),
-    ("dart", "compare_and_swap"), ("mpi-shm", "compare_and_swap"),
-    ("mpi-rma-create-shm", "compare_and_swap"), ("mpi-rma-allocate", "compare_and_swap"),
-    ("dart", "lock_acquire_release"), ("dart", "lock_acquire_release_contended"),
-    ("dart", "update"), ("mpi", "update"),
-    ("dartpy", "put_blocking"), ("dartpy", "get_blocking"),
-    ("mpi4py", "put"), ("mpi4py", "get"),
-    ("mpi4py-create-shm", "put"), ("mpi4py-create-shm", "get"),
+    ("dart", "fetch_and_op"),
+    ("mpi-shm", "fetch_and_op"),
+    ("mpi-rma-create-shm", "fetch_and_op"),
+    ("mpi-rma-allocate", "fetch_and_op"),
+    ("dart", "compare_and_swap"),
+    ("mpi-shm", "compare_and_swap"),
+    ("mpi-rma-create-shm", "compare_and_swap"),
+    ("mpi-rma-allocate", "compare_and_swap"),
+    ("dart", "lock_acquire_release"),
+    ("dart", "lock_acquire_release_contended"),
+    ("dart", "update"),
+    ("mpi", "update"),
+    ("dartpy", "put_blocking"),
+    ("dartpy", "get_blocking"),
+    ("mpi4py", "put"),
+    ("mpi4py", "get"),
+    ("mpi4py-create-shm", "put"),
+    ("mpi4py-create-shm", "get"),
 ]
 
 
@@ -82,8 +104,9 @@ def tables(rows, markdown):
         present = [k for k in keys if any((k[0], k[1], placement, s) in idx for s in sizes)]
         if not present:
             continue
-        views = ((None, "median / min"),) if markdown else (("median_us", "median"),
-                                                            ("min_us", "min"))
+        views = (
+            ((None, "median / min"),) if markdown else (("median_us", "median"), ("min_us", "min"))
+        )
         for col, what in views:
             header = ["impl", "op"] + [size_label(s) for s in sizes]
             body = []
@@ -122,4 +145,6 @@ def op_table(rows, markdown, title):
             r = idx.get((impl, op, pl, n))
             cells.append("-" if r is None else f"{fmt_us(r['median_us'])} / {fmt_us(r['min_us'])}")
         body.append([impl, op, str(n)] + cells)
-    return "\n".join([("### " if markdown else "") + title, render_table(header, body, markdown), ""])
+    return "\n".join(
+        [("### " if markdown else "") + title, render_table(header, body, markdown), ""]
+    )

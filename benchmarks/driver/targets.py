@@ -41,8 +41,11 @@ class Ratios:
         if dart is None or base is None or base <= 0:
             return
         r = dart / base
-        self.verdict(f"{name}: {fmt_us(dart)} / {fmt_us(base)} us ({base_name}) = {r:.3f}x "
-                     f"(target <= {limit:.3f}{note})", r <= limit)
+        self.verdict(
+            f"{name}: {fmt_us(dart)} / {fmt_us(base)} us ({base_name}) = {r:.3f}x "
+            f"(target <= {limit:.3f}{note})",
+            r <= limit,
+        )
 
 
 def ratios(rows, sections):
@@ -70,8 +73,13 @@ def bounded(name, value, base, limit):
     if value is None or base is None or base <= 0:
         return []
     r = value / base
-    return [(name, f"{fmt_us(value)} / {fmt_us(base)} us = {r:.3f}x "
-                   f"(target <= {limit:.3f})", "PASS" if r <= limit else "MISS")]
+    return [
+        (
+            name,
+            f"{fmt_us(value)} / {fmt_us(base)} us = {r:.3f}x (target <= {limit:.3f})",
+            "PASS" if r <= limit else "MISS",
+        )
+    ]
 
 
 def relative(name, value, base, verdict="info"):

@@ -22,14 +22,20 @@ def two_placement_cmd(argv, prog, what, title, quick_sizes=None, targets=None):
     for _ in range(int(opts["rounds"] or 1)):
         rows = []
         for pl in ("node", "remote"):
-            rows += run_job(mpi, progs[prog], args + ["--placement", pl],
-                            pl == "remote", float(opts["timeout"]), f"{mpi} {what} {pl}")
+            rows += run_job(
+                mpi,
+                progs[prog],
+                args + ["--placement", pl],
+                pl == "remote",
+                float(opts["timeout"]),
+                f"{mpi} {what} {pl}",
+            )
         per_round.append(rows)
     rows = aggregate(per_round)
     if opts["csv"]:
         write_csv(opts["csv"], rows, mpi)
     print(f"{title}, 2 units, {mpi}")
     print(tables(rows, False))
-    for name, measured, verdict in (targets(rows) if targets else []):
+    for name, measured, verdict in targets(rows) if targets else []:
         print(f"{name}: {measured} {verdict}")
     return 0

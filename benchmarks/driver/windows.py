@@ -8,22 +8,36 @@ from .options import parse
 from .results import aggregate, write_csv
 from .summary import summary
 
-WINDOW_IMPLS = ["mpi-rma-allocate", "mpi-rma-create-shm", "mpi-rma-create",
-                "mpi-rma-dynamic", "mpi-rma-dynamic-shm"]
+WINDOW_IMPLS = [
+    "mpi-rma-allocate",
+    "mpi-rma-create-shm",
+    "mpi-rma-create",
+    "mpi-rma-dynamic",
+    "mpi-rma-dynamic-shm",
+]
 
 
 def cmd_windows(argv):
-    opts = parse(argv, {"csv", "mpi", "quick", "sizes", "build_dir", "markdown", "timeout",
-                        "rounds"})
+    opts = parse(
+        argv, {"csv", "mpi", "quick", "sizes", "build_dir", "markdown", "timeout", "rounds"}
+    )
     mpi = opts["mpi"]
     progs = find_programs(mpi, opts["build_dir"], False)
     args = ["--only", ",".join(WINDOW_IMPLS), "--sizes", opts["sizes"] or "8,64K,1M"]
     if opts["quick"]:
         args.append("--quick")
     rounds = int(opts["rounds"] or 1)
-    per_round = [run_job(mpi, progs["bench_mpi_baselines"], args, False,
-                         float(opts["timeout"]), f"{mpi} windows round {r + 1}")
-                 for r in range(rounds)]
+    per_round = [
+        run_job(
+            mpi,
+            progs["bench_mpi_baselines"],
+            args,
+            False,
+            float(opts["timeout"]),
+            f"{mpi} windows round {r + 1}",
+        )
+        for r in range(rounds)
+    ]
     rows = aggregate(per_round)
     if opts["csv"]:
         write_csv(opts["csv"], rows, mpi)
@@ -36,4 +50,5 @@ EXPERIMENT = Experiment(
     name="windows",
     title="Side experiment: MPI window kinds (`benchmarks/run windows`)",
     run=cmd_windows,
-    doc_tables=lambda rows: summary(rows, True))
+    doc_tables=lambda rows: summary(rows, True),
+)

@@ -145,8 +145,10 @@ dart_ret_t dart_allocator_alloc(size_t nelem, dart_datatype_t dtype, dart_gptr_t
     free_bytes = allocator->pool.free_bytes();
   }
   if (off == SIZE_MAX)
-    return fail(DART_ERR_NOMEM, fn, "the allocator's pool is exhausted: %zu bytes requested, "
-                "%zu bytes free (in fragments)", nbytes, free_bytes);
+    return fail(DART_ERR_NOMEM, fn,
+                "the allocator's pool is exhausted: %zu bytes requested, "
+                "%zu bytes free (in fragments)",
+                nbytes, free_bytes);
   dart_gptr_t g = allocator->base;
   g.unitid = allocator->myid;
   g.addr_or_offs.offset = off;
@@ -161,8 +163,10 @@ dart_ret_t dart_allocator_free(dart_gptr_t *gptr, dart_allocator_t allocator) {
   DART_TRY(check_allocator(allocator, fn));
   const dart_gptr_t &b = allocator->base;
   if (gptr->teamid != b.teamid || gptr->segid != b.segid || gptr->unitid != allocator->myid)
-    return fail(DART_ERR_INVAL, fn, "gptr (unit %d, segment %d, team %d) is no allocation of this "
-                "unit from this allocator", (int)gptr->unitid, (int)gptr->segid, (int)gptr->teamid);
+    return fail(DART_ERR_INVAL, fn,
+                "gptr (unit %d, segment %d, team %d) is no allocation of this "
+                "unit from this allocator",
+                (int)gptr->unitid, (int)gptr->segid, (int)gptr->teamid);
   bool ok;
   {
     std::lock_guard<std::mutex> lock(allocator->mutex);

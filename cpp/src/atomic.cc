@@ -34,13 +34,15 @@ dart_ret_t atomic_op(dart_operation_t op, dart_datatype_t dtype, bool fetching, 
   if (!(flags & DART_OPF_ATOMIC))
     return fail(DART_ERR_INVAL, fn,
                 "operation %ld is not allowed in atomics (MPI accepts only predefined "
-                "operations other than MINMAX)", (long)op);
+                "operations other than MINMAX)",
+                (long)op);
   if ((flags & DART_OPF_FETCH) && !fetching)
     return fail(DART_ERR_INVAL, fn, "DART_OP_NO_OP is only valid for dart_fetch_and_op");
   if ((flags & DART_OPF_INTEGER) && !kBasicInteger[dtype])
     return fail(DART_ERR_INVAL, fn,
                 "operation %ld is not defined for this datatype (bitwise and logical "
-                "operations need an integer type)", (long)op);
+                "operations need an integer type)",
+                (long)op);
   *mop = op_mpi(op);
   return DART_OK;
 }
@@ -73,9 +75,8 @@ bool cas64_self_quirk(const Target &tg, size_t size) {
 // (atomic with respect to each other from any thread). fetched: old values or nullptr.
 std::mutex g_windowless_mutex;
 
-dart_ret_t windowless_op(const Target &tg, const Datatype &t, const void *values,
-                         size_t nelem, dart_operation_t op, MPI_Op mop, void *fetched,
-                         const char *fn) {
+dart_ret_t windowless_op(const Target &tg, const Datatype &t, const void *values, size_t nelem,
+                         dart_operation_t op, MPI_Op mop, void *fetched, const char *fn) {
   if (nelem == 0) return DART_OK;
   std::lock_guard<std::mutex> lock(g_windowless_mutex);
   char *dst = tg.direct;
@@ -89,14 +90,15 @@ dart_ret_t windowless_op(const Target &tg, const Datatype &t, const void *values
   for (size_t done = 0; done < nelem;) {  // MPI_Reduce_local counts are ints
     size_t n = std::min<size_t>(nelem - done, INT_MAX);
     DART_MPI(MPI_Reduce_local(v + done * t.elem_size, dst + done * t.elem_size, (int)n,
-                              atomic_type(t), mop), fn);
+                              atomic_type(t), mop),
+             fn);
     done += n;
   }
   return DART_OK;
 }
 
-dart_ret_t windowless_cas(const Target &tg, size_t size, const void *value,
-                          const void *compare, void *result) {
+dart_ret_t windowless_cas(const Target &tg, size_t size, const void *value, const void *compare,
+                          void *result) {
   std::lock_guard<std::mutex> lock(g_windowless_mutex);
   std::memcpy(result, tg.direct, size);
   if (std::memcmp(tg.direct, compare, size) == 0) std::memcpy(tg.direct, value, size);
@@ -108,7 +110,8 @@ dart_ret_t windowless_cas(const Target &tg, size_t size, const void *value,
 // Operations without an instruction of their own (MIN, MAX, PROD, the logical ones and
 // everything on floating point) are a compare-and-swap loop on the element's bits, which
 // computes exactly what MPI's reduction computes (one operation on two values).
-template <typename T> T cpu_apply(dart_operation_t op, T old, T v) {
+template <typename T>
+T cpu_apply(dart_operation_t op, T old, T v) {
   switch (op) {
     case DART_OP_MIN: return v < old ? v : old;
     case DART_OP_MAX: return v > old ? v : old;
@@ -136,12 +139,13 @@ inline T cpu_cas_loop(dart_operation_t op, W *p, T v) {
 }
 
 // One element; the operation was validated for T (atomic_op / fast_op).
-template <typename T> inline T cpu_one(dart_operation_t op, char *dst, T v) {
+template <typename T>
+inline T cpu_one(dart_operation_t op, char *dst, T v) {
   using W = typename std::conditional<
       sizeof(T) == 1, uint8_t,
-      typename std::conditional<sizeof(T) == 2, uint16_t,
-                                typename std::conditional<sizeof(T) == 4, uint32_t,
-                                                          uint64_t>::type>::type>::type;
+      typename std::conditional<
+          sizeof(T) == 2, uint16_t,
+          typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type>::type>::type;
   static_assert(sizeof(W) == sizeof(T), "no atomic instruction of this width");
   W *w = reinterpret_cast<W *>(dst);
   T old;
@@ -181,8 +185,8 @@ bool cpu_run(dart_operation_t op, char *dst, const void *values, size_t nelem, v
 
 // Performs the atomic with CPU instructions if the location takes that path (see the rule
 // at the top); false: it takes the MPI path. values may be NULL only for NO_OP.
-bool cpu_atomic(dart_datatype_t t, dart_operation_t op, char *dst, const void *values,
-                size_t nelem, void *fetched) {
+bool cpu_atomic(dart_datatype_t t, dart_operation_t op, char *dst, const void *values, size_t nelem,
+                void *fetched) {
   return with_basic_ctype(t, [&](auto *tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     if constexpr (std::is_void_v<T>) {
@@ -218,8 +222,8 @@ bool cpu_cas(size_t size, char *dst, const void *value, const void *compare, voi
 }
 
 // One compare-and-swap of `size` bytes at tg.disp + off, completed at the target.
-dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt,
-                   const void *value, const void *compare, void *result, const char *fn) {
+dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt, const void *value,
+                   const void *compare, void *result, const char *fn) {
   if (DART_UNLIKELY(cas64_self_quirk(tg, size) && tg.direct != nullptr)) {
     // Quirk ompi-rdma-cas64-self (quirks.h). Other processes' atomics on
     // this word are executed here, at the target, by vader with CPU atomic instructions,
@@ -230,13 +234,14 @@ dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt,
     uint64_t expected, desired;
     std::memcpy(&expected, compare, 8);
     std::memcpy(&desired, value, 8);
-    __atomic_compare_exchange_n(reinterpret_cast<uint64_t *>(tg.direct + off), &expected,
-                                desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    __atomic_compare_exchange_n(reinterpret_cast<uint64_t *>(tg.direct + off), &expected, desired,
+                                false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     std::memcpy(result, &expected, 8);  // the old value either way
     return DART_OK;
   }
-  DART_MPI(MPI_Compare_and_swap(value, compare, result, mt, tg.rank,
-                                (MPI_Aint)(tg.disp + off), tg.win), fn);
+  DART_MPI(
+      MPI_Compare_and_swap(value, compare, result, mt, tg.rank, (MPI_Aint)(tg.disp + off), tg.win),
+      fn);
   DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
   return DART_OK;
 }
@@ -245,7 +250,8 @@ dart_ret_t cas_one(const Target &tg, size_t off, size_t size, MPI_Datatype mt,
 // integers on such windows are a compare-and-swap loop.
 bool logical_op(dart_operation_t op) { return (op_flags(op) & DART_OPF_LOGICAL) != 0; }
 
-template <typename W> W logical_apply(dart_operation_t op, W a, W b) {
+template <typename W>
+W logical_apply(dart_operation_t op, W a, W b) {
   bool x = a != 0, y = b != 0;
   return (W)(op == DART_OP_LAND ? (x && y) : op == DART_OP_LOR ? (x || y) : (x != y));
 }
@@ -256,8 +262,9 @@ dart_ret_t logical_emulated(const Target &tg, MPI_Datatype mt, const W *values, 
   for (size_t i = 0; i < nelem; ++i) {
     const size_t off = i * sizeof(W);
     W old = 0;
-    DART_MPI(MPI_Fetch_and_op(nullptr, &old, mt, tg.rank, (MPI_Aint)(tg.disp + off), MPI_NO_OP,
-                              tg.win), fn);
+    DART_MPI(
+        MPI_Fetch_and_op(nullptr, &old, mt, tg.rank, (MPI_Aint)(tg.disp + off), MPI_NO_OP, tg.win),
+        fn);
     DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
     for (;;) {
       W want = logical_apply<W>(op, old, values[i]), seen = 0;
@@ -270,8 +277,8 @@ dart_ret_t logical_emulated(const Target &tg, MPI_Datatype mt, const W *values, 
   return DART_OK;
 }
 
-dart_ret_t logical_dispatch(const Target &tg, const Datatype &t, const void *values,
-                            size_t nelem, dart_operation_t op, void *fetched, const char *fn) {
+dart_ret_t logical_dispatch(const Target &tg, const Datatype &t, const void *values, size_t nelem,
+                            dart_operation_t op, void *fetched, const char *fn) {
   MPI_Datatype mt = atomic_type(t);
   if (t.elem_size == 4)
     return logical_emulated<uint32_t>(tg, mt, static_cast<const uint32_t *>(values), nelem, op,
@@ -301,8 +308,7 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
                       dart_operation_t op, bool local_completion, const char *fn) {
   Fast f;
   MPI_Op fop;
-  if (fast_target<true>(gptr, values, nelem, dtype, dtype, &f) &&
-      fast_op(op, dtype, false, &fop)) {
+  if (fast_target<true>(gptr, values, nelem, dtype, dtype, &f) && fast_op(op, dtype, false, &fop)) {
     if (f.seg->cpu_atomics && f.direct != nullptr &&
         cpu_atomic(dtype, op, f.direct, values, nelem, nullptr))
       return DART_OK;
@@ -330,7 +336,8 @@ dart_ret_t accumulate(dart_gptr_t gptr, const void *values, size_t nelem, dart_d
   for (size_t done = 0; done < nelem;) {
     size_t n = std::min(chunk, nelem - done);
     DART_MPI(MPI_Accumulate(v + done * t->elem_size, (int)n, mt, tg.rank,
-                            (MPI_Aint)(tg.disp + done * t->elem_size), (int)n, mt, mop, tg.win), fn);
+                            (MPI_Aint)(tg.disp + done * t->elem_size), (int)n, mt, mop, tg.win),
+             fn);
     done += n;
   }
   if (local_completion) DART_MPI(win_flush_local(tg.rank, tg.win), fn);
@@ -359,10 +366,12 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   MPI_Op fop;
   if ((value != nullptr || op == DART_OP_NO_OP) &&
       fast_target<true>(gptr, result, 1, dtype, dtype, &f) && fast_op(op, dtype, true, &fop)) {
-    if (f.seg->cpu_atomics && f.direct != nullptr && cpu_atomic(dtype, op, f.direct, value, 1, result))
+    if (f.seg->cpu_atomics && f.direct != nullptr &&
+        cpu_atomic(dtype, op, f.direct, value, 1, result))
       return DART_OK;
-    DART_MPI(MPI_Fetch_and_op(value, result, basic_mpi_arith_type(dtype), f.rank, f.disp, fop,
-                              f.win), fn);
+    DART_MPI(
+        MPI_Fetch_and_op(value, result, basic_mpi_arith_type(dtype), f.rank, f.disp, fop, f.win),
+        fn);
     DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
     return DART_OK;
   }
@@ -379,7 +388,9 @@ dart_ret_t dart_fetch_and_op(dart_gptr_t gptr, const void *value, void *result,
   if (tg.win == MPI_WIN_NULL) return windowless_op(tg, *t, value, 1, op, mop, result, fn);
   if (needs_logical_emulation(tg, *t, op))
     return logical_dispatch(tg, *t, value, 1, op, result, fn);
-  DART_MPI(MPI_Fetch_and_op(value, result, atomic_type(*t), tg.rank, (MPI_Aint)tg.disp, mop, tg.win), fn);
+  DART_MPI(
+      MPI_Fetch_and_op(value, result, atomic_type(*t), tg.rank, (MPI_Aint)tg.disp, mop, tg.win),
+      fn);
   DART_MPI(MPI_Win_flush(tg.rank, tg.win), fn);
   return DART_OK;
 }
@@ -392,12 +403,13 @@ dart_ret_t dart_compare_and_swap(dart_gptr_t gptr, const void *value, const void
   // Quirk ompi-rdma-cas64-self: a 64-bit compare-and-swap to oneself on an rdma window
   // takes the general path (cas_one).
   if (value != nullptr && compare != nullptr && dtype <= DART_TYPE_ULONGLONG &&
-      fast_target<true>(gptr, result, 1, dtype, dtype, &f) &&
-      !cas64_self_quirk(f, f.bytes)) {
-    if (f.seg->cpu_atomics && f.direct != nullptr && cpu_cas(f.bytes, f.direct, value, compare, result))
+      fast_target<true>(gptr, result, 1, dtype, dtype, &f) && !cas64_self_quirk(f, f.bytes)) {
+    if (f.seg->cpu_atomics && f.direct != nullptr &&
+        cpu_cas(f.bytes, f.direct, value, compare, result))
       return DART_OK;
     DART_MPI(MPI_Compare_and_swap(value, compare, result, basic_mpi_arith_type(dtype), f.rank,
-                                  f.disp, f.win), fn);
+                                  f.disp, f.win),
+             fn);
     DART_MPI(MPI_Win_flush(f.rank, f.win), fn);
     return DART_OK;
   }

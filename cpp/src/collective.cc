@@ -94,7 +94,8 @@ dart_ret_t reduce_op(dart_operation_t op, dart_datatype_t dtype, const Datatype 
       return fail(DART_ERR_INVAL, fn, "operation %ld is not a reduction", (long)op);
     if (op == DART_OP_MINMAX) {
       if (nelem % 2 != 0)
-        return fail(DART_ERR_INVAL, fn, "DART_OP_MINMAX needs (min, max) pairs: nelem %zu is odd", nelem);
+        return fail(DART_ERR_INVAL, fn, "DART_OP_MINMAX needs (min, max) pairs: nelem %zu is odd",
+                    nelem);
       *mop = minmax_op(dtype, mtype);
       *count = nelem / 2;
       return DART_OK;
@@ -105,7 +106,8 @@ dart_ret_t reduce_op(dart_operation_t op, dart_datatype_t dtype, const Datatype 
   }
   dart_datatype_t op_type;
   if (user_op_lookup(op, mop, mtype, &op_type) != DART_OK)
-    return fail(DART_ERR_INVAL, fn, "op is neither a DART_OP_* constant nor a live dart_op_create operation");
+    return fail(DART_ERR_INVAL, fn,
+                "op is neither a DART_OP_* constant nor a live dart_op_create operation");
   if (op_type != dtype)
     return fail(DART_ERR_INVAL, fn, "dtype differs from the type the operation was created for");
   return DART_OK;
@@ -141,8 +143,10 @@ dart_ret_t do_reduce(const void *sendbuf, void *recvbuf, size_t nelem, dart_data
   size_t done = 0;
   do {  // at least one call, so every member takes part even for nelem == 0
     size_t n = std::min(chunk, count - done);
-    const void *sb = in_place ? (root < 0 || root == t->myid ? MPI_IN_PLACE : (const void *)(r + done * step_bytes))
-                              : (const void *)(s + done * step_bytes);
+    const void *sb = in_place
+                         ? (root < 0 || root == t->myid ? MPI_IN_PLACE
+                                                        : (const void *)(r + done * step_bytes))
+                         : (const void *)(s + done * step_bytes);
     void *rb = r ? r + done * step_bytes : nullptr;
     if (root < 0) {
       DART_MPI(MPI_Allreduce(sb, rb, (int)n, mtype, mop, t->comm), fn);
@@ -253,7 +257,8 @@ dart_ret_t dart_allgather(const void *sendbuf, void *recvbuf, size_t nelem, dart
   Contig c;
   DART_TRY(contig(*ty, nelem, &c.count, &c.type, &c.owned, fn));
   const void *sb = sendbuf;
-  if (nelem > 0 && sendbuf == static_cast<char *>(recvbuf) + (size_t)t->myid * nelem * ty->elem_size)
+  if (nelem > 0 &&
+      sendbuf == static_cast<char *>(recvbuf) + (size_t)t->myid * nelem * ty->elem_size)
     sb = MPI_IN_PLACE;
   DART_MPI(MPI_Allgather(sb, c.count, c.type, recvbuf, c.count, c.type, t->comm), fn);
   return DART_OK;
@@ -283,8 +288,8 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem, dart_datatype_
     local = need_buf(recvbuf, total, fn, "recvbuf");
   }
   if (local == DART_OK && nrecvelem[t->myid] != nsendelem)
-    local = fail(DART_ERR_INVAL, fn, "nrecvelem[%d] = %zu differs from nsendelem = %zu",
-                 t->myid, nrecvelem[t->myid], nsendelem);
+    local = fail(DART_ERR_INVAL, fn, "nrecvelem[%d] = %zu differs from nsendelem = %zu", t->myid,
+                 nrecvelem[t->myid], nsendelem);
   // Every member must take the same path (and fail together): agree on it.
   int mine = local != DART_OK ? -1 : small ? 1 : 0, all = 0;
   DART_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, t->comm), fn);
@@ -299,7 +304,8 @@ dart_ret_t dart_allgatherv(const void *sendbuf, size_t nsendelem, dart_datatype_
       displs[u] = (int)recvdispls[u];
     }
     DART_MPI(MPI_Allgatherv(sendbuf, (int)nsendelem, ty->mpi_elem, recvbuf, counts.data(),
-                            displs.data(), ty->mpi_elem, t->comm), fn);
+                            displs.data(), ty->mpi_elem, t->comm),
+             fn);
     return DART_OK;
   }
   // Large blocks: every member broadcasts its block in turn.
@@ -386,7 +392,8 @@ dart_ret_t dart_sendrecv(const void *sendbuf, size_t send_nelem, dart_datatype_t
   DART_TRY(contig(*st, send_nelem, &cs.count, &cs.type, &cs.owned, fn));
   DART_TRY(contig(*rt, recv_nelem, &cr.count, &cr.type, &cr.owned, fn));
   DART_MPI(MPI_Sendrecv(sendbuf, cs.count, cs.type, dest.id, send_tag, recvbuf, cr.count, cr.type,
-                        src.id, recv_tag, g->p2p, MPI_STATUS_IGNORE), fn);
+                        src.id, recv_tag, g->p2p, MPI_STATUS_IGNORE),
+           fn);
   return DART_OK;
 }
 

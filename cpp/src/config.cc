@@ -21,9 +21,12 @@ bool parse_size(const char *s, size_t *out) {
   unsigned long long mult = 1;
   if (*end != '\0') {
     switch (*end) {
-      case 'k': case 'K': mult = 1ull << 10; break;
-      case 'm': case 'M': mult = 1ull << 20; break;
-      case 'g': case 'G': mult = 1ull << 30; break;
+      case 'k':
+      case 'K': mult = 1ull << 10; break;
+      case 'm':
+      case 'M': mult = 1ull << 20; break;
+      case 'g':
+      case 'G': mult = 1ull << 30; break;
       default: return false;
     }
     ++end;
@@ -43,8 +46,7 @@ dart_ret_t read_config(Config *cfg, const char *fn) {
     size_t k = 0;
     if (*s != '\0') {
       if (!parse_size(s, &k) || k == 0 || k > 0x7fffffff)
-        return fail(DART_ERR_INVAL, fn,
-                    "DART_UNITS_PER_NODE='%s' is not a positive integer", s);
+        return fail(DART_ERR_INVAL, fn, "DART_UNITS_PER_NODE='%s' is not a positive integer", s);
       cfg->units_per_node = (int)k;
     }
   }
@@ -61,8 +63,8 @@ dart_ret_t read_config(Config *cfg, const char *fn) {
     size_t v = 0;
     if (*s != '\0') {
       if (!parse_size(s, &v) || v == 0)
-        return fail(DART_ERR_INVAL, fn,
-                    "DART_TRANSFER_CHUNK='%s' is not a positive element count", s);
+        return fail(DART_ERR_INVAL, fn, "DART_TRANSFER_CHUNK='%s' is not a positive element count",
+                    s);
       cfg->transfer_chunk = v < 0x7fffffffu ? v : 0x7fffffffu;
     }
   }

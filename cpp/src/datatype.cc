@@ -55,8 +55,9 @@ void user_op_trampoline(void *in, void *inout, int *len, MPI_Datatype *dt) {
   int flag = 0;
   MPI_Type_get_attr(*dt, g_op_keyval, &attr, &flag);
   if (!flag) {  // MPI applied the operation to another type: results would be wrong
-    std::fprintf(stderr, "DART: a user reduction operation was applied to a datatype other "
-                         "than the one of its dart_op_create; aborting\n");
+    std::fprintf(stderr,
+                 "DART: a user reduction operation was applied to a datatype other "
+                 "than the one of its dart_op_create; aborting\n");
     dart_abort(1);
   }
   const OpInfo *op = static_cast<const OpInfo *>(attr);
@@ -113,9 +114,9 @@ size_t elem_offset(const Datatype &t, size_t k) {
 // Walks the blocks (element offset, element count) of nelem elements of a layout.
 struct BlockWalker {
   const Datatype &t;
-  size_t left;         // elements still to walk
-  size_t base = 0;     // element offset of the current repetition (strided: block)
-  size_t j = 0;        // block within the indexed pattern
+  size_t left;      // elements still to walk
+  size_t base = 0;  // element offset of the current repetition (strided: block)
+  size_t j = 0;     // block within the indexed pattern
   BlockWalker(const Datatype &t_, size_t n) : t(t_), left(n) {}
   // The next block: its element offset and length. Incremental, without a division per
   // block (a face of 32 runs walked on both sides cost twice the copy itself).
@@ -176,13 +177,14 @@ dart_ret_t types_init(const char *fn) {
     g_pair_types[t] = MPI_DATATYPE_NULL;
   }
   g_minmax_set = true;
-#define DART_X_BASIC_(name, ctype, mpi_xfer, mpi_arith, ...)                   \
-  set_basic(DART_TYPE_##name, sizeof(ctype), mpi_xfer);                         \
+#define DART_X_BASIC_(name, ctype, mpi_xfer, mpi_arith, ...) \
+  set_basic(DART_TYPE_##name, sizeof(ctype), mpi_xfer);      \
   DART_TRY(make_minmax<ctype>(DART_TYPE_##name, mpi_arith, fn));
   DART_BASIC_TYPE_LIST(DART_X_BASIC_)
 #undef DART_X_BASIC_
-  DART_MPI(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_op_keyval,
-                                  nullptr), fn);
+  DART_MPI(
+      MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &g_op_keyval, nullptr),
+      fn);
   return DART_OK;
 }
 
@@ -240,15 +242,15 @@ dart_ret_t check_type_slow(dart_datatype_t t, const char *fn, const char *what,
                            const Datatype **out) {
   const Datatype *d = lookup_type(t);
   if (DART_UNLIKELY(d == nullptr))
-    return fail(DART_ERR_INVAL, fn, "%s is not a valid DART datatype (undefined or destroyed)", what);
+    return fail(DART_ERR_INVAL, fn, "%s is not a valid DART datatype (undefined or destroyed)",
+                what);
   *out = d;
   return DART_OK;
 }
 
 dart_ret_t type_count_error(const Datatype &t, size_t nelem, const char *fn) {
   return fail(DART_ERR_INVAL, fn, "nelem %zu is not a multiple of the type's %s (%zu elements)",
-              nelem, t.kind == Datatype::Strided ? "block length" : "pattern size",
-              granularity(t));
+              nelem, t.kind == Datatype::Strided ? "block length" : "pattern size", granularity(t));
 }
 
 namespace {
@@ -316,7 +318,8 @@ void layout_runs(const Datatype &dt, const Datatype &st, size_t nelem, size_t sr
   });
 }
 
-dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype *mt, const char *fn) {
+dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype *mt,
+                      const char *fn) {
   switch (t.kind) {
     case Datatype::Strided: {
       size_t nblocks = nelem / t.blocklen;
@@ -357,7 +360,8 @@ dart_ret_t mpi_layout(const Datatype &t, size_t nelem, int *count, MPI_Datatype 
       return DART_OK;
     }
     default:
-      if (nelem > INT_MAX) return fail(DART_ERR_INVAL, fn, "%zu elements exceed one MPI call", nelem);
+      if (nelem > INT_MAX)
+        return fail(DART_ERR_INVAL, fn, "%zu elements exceed one MPI call", nelem);
       *count = (int)nelem;
       *mt = t.mpi_elem;
       return DART_OK;
@@ -421,7 +425,8 @@ dart_ret_t dart_type_create_strided(dart_datatype_t basetype, size_t stride, siz
   if (blocklen == 0 || blocklen > INT_MAX)
     return fail(DART_ERR_INVAL, fn, "blocklen %zu must be in [1, INT_MAX]", blocklen);
   if (stride < blocklen || stride > INT_MAX)
-    return fail(DART_ERR_INVAL, fn, "stride %zu must be in [blocklen=%zu, INT_MAX]", stride, blocklen);
+    return fail(DART_ERR_INVAL, fn, "stride %zu must be in [blocklen=%zu, INT_MAX]", stride,
+                blocklen);
   std::unique_ptr<Datatype> d(new Datatype());
   d->kind = Datatype::Strided;
   DART_TRY(adopt_element(*bt, d.get(), fn));
@@ -438,7 +443,8 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
   if (newtype == nullptr) return fail(DART_ERR_INVAL, fn, "newtype is NULL");
   const Datatype *bt = nullptr;
   DART_TRY(element_type(basetype, fn, &bt));
-  if (count == 0 || count > INT_MAX) return fail(DART_ERR_INVAL, fn, "count %zu must be in [1, INT_MAX]", count);
+  if (count == 0 || count > INT_MAX)
+    return fail(DART_ERR_INVAL, fn, "count %zu must be in [1, INT_MAX]", count);
   if (blocklen == nullptr || offset == nullptr)
     return fail(DART_ERR_INVAL, fn, "blocklen and offset must not be NULL");
   std::unique_ptr<Datatype> d(new Datatype());
@@ -469,8 +475,9 @@ dart_ret_t dart_type_create_indexed(dart_datatype_t basetype, size_t count, cons
   MPI_Datatype idx;
   DART_MPI(MPI_Type_indexed((int)count, bl.data(), disp.data(), b.mpi_elem, &idx), fn);
   MPI_Datatype resized = MPI_DATATYPE_NULL;
-  dart_ret_t rc = mpi_check(MPI_Type_create_resized(idx, 0, (MPI_Aint)(d->pattern_extent * b.elem_size),
-                                                    &resized), fn, "MPI_Type_create_resized");
+  dart_ret_t rc = mpi_check(
+      MPI_Type_create_resized(idx, 0, (MPI_Aint)(d->pattern_extent * b.elem_size), &resized), fn,
+      "MPI_Type_create_resized");
   if (rc == DART_OK) rc = mpi_check(MPI_Type_commit(&resized), fn, "MPI_Type_commit");
   if (rc == DART_OK) rc = mpi_check(MPI_Type_commit(&idx), fn, "MPI_Type_commit");
   if (rc == DART_OK) rc = adopt_element(b, d.get(), fn);
@@ -518,7 +525,8 @@ dart_ret_t dart_type_destroy(dart_datatype_t *dart_type) {
     if (!g_derived.count(d))
       return fail(DART_ERR_INVAL, fn, "not a live derived datatype (already destroyed?)");
     if (d->layout_owned)
-      return fail(DART_ERR_INVAL, fn, "the type belongs to the layout cache "
+      return fail(DART_ERR_INVAL, fn,
+                  "the type belongs to the layout cache "
                   "(dart_type_from_layout): hand it back with dart_type_layout_release");
     forget_derived(d);
   }

@@ -41,16 +41,15 @@ dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) {
 dart_ret_t lookup_error(Miss m, const dart_gptr_t &gp, size_t extent, const char *fn) {
   const int team = gp.teamid, segid = gp.segid, unit = gp.unitid;
   switch (m) {
-    case Miss::NotInit:
-      return check_init(fn);
+    case Miss::NotInit: return check_init(fn);
     case Miss::BadTeamId:
     case Miss::NoTeam: {
       Team *t = nullptr;
       return get_team(gp.teamid, fn, &t);  // its messages
     }
     case Miss::NoSegment:
-      return fail(DART_ERR_NOTFOUND, fn,
-                  "segment %d of team %d does not exist (unknown or freed)", segid, team);
+      return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (unknown or freed)",
+                  segid, team);
     // The team and segment are looked up again (a thread may have freed them since).
     case Miss::BadUnit: {
       const Team *t = g->teams.get((size_t)team);
@@ -66,8 +65,7 @@ dart_ret_t lookup_error(Miss m, const dart_gptr_t &gp, size_t extent, const char
                   (unsigned long long)gp.addr_or_offs.offset, extent, unit,
                   seg ? seg->size_of(unit) : (size_t)0, segid);
     }
-    case Miss::None:
-      break;
+    case Miss::None: break;
   }
   return DART_OK;
 }
@@ -93,7 +91,8 @@ dart_ret_t fault_fail(FaultSite site, const char *fn, const char *what) {
 dart_ret_t Agreement::agree(MPI_Comm comm, const Team *team, const char *fn) {
   int rank = 0;
   missing_all_ = (1u << kObjects) - 1;  // until agreed: free nothing collectively
-  if (int mrc = MPI_Comm_rank(comm, &rank); mrc != MPI_SUCCESS) return mpi_fail(mrc, fn, "MPI_Comm_rank");
+  if (int mrc = MPI_Comm_rank(comm, &rank); mrc != MPI_SUCCESS)
+    return mpi_fail(mrc, fn, "MPI_Comm_rank");
   // One MPI_MAX reduction: [0] the lowest failing rank r as INT_MAX - r (-1: none),
   // [1..kObjects] one flag per object missing on some unit, then the largest size and
   // the negated smallest one (the sizes are equal if they agree).

@@ -30,11 +30,10 @@ inline void null_out(T *out, U null_value) {
 }
 
 // Evaluate an expression yielding dart_ret_t; return it from the caller unless DART_OK.
-#define DART_TRY(expr)                              \
-  do {                                              \
-    dart_ret_t dart_try_rc_ = (expr);               \
-    if (DART_UNLIKELY(dart_try_rc_ != DART_OK))     \
-      return dart_try_rc_;                          \
+#define DART_TRY(expr)                                               \
+  do {                                                               \
+    dart_ret_t dart_try_rc_ = (expr);                                \
+    if (DART_UNLIKELY(dart_try_rc_ != DART_OK)) return dart_try_rc_; \
   } while (0)
 
 }  // namespace detail

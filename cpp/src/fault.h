@@ -11,15 +11,15 @@
 namespace dart {
 namespace detail {
 
-#define DART_FAULT_SITE_LIST(X)                                                     \
-  X(WinAllocateShared, "win_allocate_shared") /* after MPI_Win_allocate_shared */    \
-  X(WinSharedQuery, "win_shared_query")       /* an MPI_Win_shared_query */          \
-  X(WinCreate, "win_create")                  /* after MPI_Win_create */             \
-  X(WinLockAll, "win_lock_all")               /* the epoch of a new window */        \
+#define DART_FAULT_SITE_LIST(X)                                                          \
+  X(WinAllocateShared, "win_allocate_shared") /* after MPI_Win_allocate_shared */        \
+  X(WinSharedQuery, "win_shared_query")       /* an MPI_Win_shared_query */              \
+  X(WinCreate, "win_create")                  /* after MPI_Win_create */                 \
+  X(WinLockAll, "win_lock_all")               /* the epoch of a new window */            \
   X(CommCreate, "comm_create")                /* after the new team's MPI_Comm_create */ \
-  X(CommSplit, "comm_split")                  /* a team's node communicator split */ \
-  X(CommDup, "comm_dup")                      /* a lock's private communicator */    \
-  X(Memalloc, "memalloc")                     /* dart_memalloc's pool allocator */   \
+  X(CommSplit, "comm_split")                  /* a team's node communicator split */     \
+  X(CommDup, "comm_dup")                      /* a lock's private communicator */        \
+  X(Memalloc, "memalloc")                     /* dart_memalloc's pool allocator */       \
   X(FileWrite, "file_write")                  /* an array file's collective write */
 #define DART_X_FAULT_ENUM_(name, text) name,
 enum class FaultSite : int { DART_FAULT_SITE_LIST(DART_X_FAULT_ENUM_) kCount };

@@ -24,9 +24,8 @@ SeqSlot<Xlate> g_xlate[1u << kXlateBits];
 
 void xlate_fill(const dart_gptr_t &gp, uint64_t epoch, const Segment *seg, int unit) {
   const uint64_t key = xlate_key(gp);
-  xlate_slot(key).write(Xlate{key, epoch, seg->direct[unit], seg->size_of(unit),
-                              seg->pad_of(unit), const_cast<Segment *>(seg),
-                              seg->rank_of(unit)});
+  xlate_slot(key).write(Xlate{key, epoch, seg->direct[unit], seg->size_of(unit), seg->pad_of(unit),
+                              const_cast<Segment *>(seg), seg->rank_of(unit)});
 }
 
 Segment::~Segment() { xlate_forget(); }
@@ -59,8 +58,9 @@ dart_ret_t next_segid(Team *t, bool registered, int16_t *out, const char *fn) {
     next = (int16_t)(next == 32767 ? 1 : next + 1);
     int16_t segid = registered ? (int16_t)-id : id;
     // A registration retired here but not yet freed keeps its id on every unit.
-    const bool pending = registered && std::any_of(t->regs.begin(), t->regs.end(),
-                                                   [&](const Segment *s) { return s->segid == segid; });
+    const bool pending = registered &&
+                         std::any_of(t->regs.begin(), t->regs.end(),
+                                     [&](const Segment *s) { return s->segid == segid; });
     if (t->segment(segid) == nullptr && !pending) {
       *out = segid;
       return DART_OK;
@@ -152,8 +152,8 @@ static void shared_windows(Team *t, Segment *s, size_t padded, Agreement *a, con
   // part from its own mapping; `pads` turns DART offsets into displacements of the
   // shared window where it is the RMA window too (single-node teams).
   // A unit that has failed already still takes part in every collective, with 0 bytes.
-  int rc = MPI_Win_allocate_shared(a->ok() ? (MPI_Aint)padded : 0, 1, g->shm_info[0],
-                                   t->node_comm, &base, &s->shm_win);
+  int rc = MPI_Win_allocate_shared(a->ok() ? (MPI_Aint)padded : 0, 1, g->shm_info[0], t->node_comm,
+                                   &base, &s->shm_win);
   if (rc != MPI_SUCCESS) {
     s->shm_win = MPI_WIN_NULL;
     dart_ret_t r = mpi_fail(rc, fn, "MPI_Win_allocate_shared");
@@ -166,7 +166,8 @@ static void shared_windows(Team *t, Segment *s, size_t padded, Agreement *a, con
   a->expect(Agreement::ShmWin, s->shm_win != MPI_WIN_NULL);
   if (s->shm_win != MPI_WIN_NULL) a->step(set_window_errhandler(s->shm_win, fn));
   auto align = [](char *p) {
-    return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(p) + kAlign - 1) / kAlign * kAlign);
+    return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(p) + kAlign - 1) / kAlign *
+                                    kAlign);
   };
   s->direct.assign(t->size, nullptr);
   std::vector<uint64_t> pads(t->size, 0);
@@ -284,8 +285,8 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
     Agreement b;
     std::vector<uint64_t> all((size_t)t->size);
     const uint64_t mine = nbytes;
-    b.step(mpi_check(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T,
-                                   t->comm), fn, "MPI_Allgather"));
+    b.step(mpi_check(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, t->comm),
+                     fn, "MPI_Allgather"));
     if (dart_ret_t rc = b.agree(t->comm, t, fn); rc != DART_OK) {
       segment_discard(s, a);
       return rc;
@@ -491,7 +492,8 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
   for (size_t i = 0; i < t->regs.size(); ++i)
     if (t->regs[i]->retired) mine2[2 + i / 64] |= 1ull << (i % 64);
   DART_MPI(MPI_Allgather(mine2.data(), (int)per, MPI_UNSIGNED_LONG_LONG, all.data(), (int)per,
-                         MPI_UNSIGNED_LONG_LONG, t->comm), fn);
+                         MPI_UNSIGNED_LONG_LONG, t->comm),
+           fn);
   std::vector<uint64_t> pads(t->size);
   std::vector<unsigned long long> everywhere(words, ~0ull);
   for (int u = 0; u < t->size; ++u) {
@@ -505,7 +507,8 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
       if (sizes[u] != mine && sizes[u] != kFailed)
         a.step(fail(DART_ERR_INVAL, fn,
                     "aligned registration needs the same size on every unit (unit %d: %llu "
-                    "bytes, unit %d: %llu bytes)", t->myid, mine, u, sizes[u]));
+                    "bytes, unit %d: %llu bytes)",
+                    t->myid, mine, u, sizes[u]));
   }
   for (auto &sz : sizes)
     if (sz == kFailed) sz = 0;
@@ -533,16 +536,19 @@ dart_ret_t register_memory(dart_team_t teamid, size_t nelem, dart_datatype_t dty
       if (rc != MPI_SUCCESS) {
         dart_ret_t r = mpi_fail(rc, fn, "MPI_Win_attach");
 #ifdef OMPI_MAJOR_VERSION
-        r = fail(r, fn, "MPI_Win_attach failed (MPI error code %d) with %d registrations of "
+        r = fail(r, fn,
+                 "MPI_Win_attach failed (MPI error code %d) with %d registrations of "
                  "team %d attached on this unit: Open MPI's osc rdma attaches at most "
                  "osc_rdma_max_attach regions per window (set OMPI_MCA_osc_rdma_max_attach "
-                 "before MPI starts)", rc, t->reg_attached.load(), (int)t->id);
+                 "before MPI starts)",
+                 rc, t->reg_attached.load(), (int)t->id);
 #endif
         a.step(r);
       } else {
         s->attached = true;
         ++t->reg_attached;
-        if (fault(FaultSite::WinCreate)) a.step(fault_fail(FaultSite::WinCreate, fn, "MPI_Win_attach"));
+        if (fault(FaultSite::WinCreate))
+          a.step(fault_fail(FaultSite::WinCreate, fn, "MPI_Win_attach"));
       }
     }
   }
@@ -630,15 +636,15 @@ dart_ret_t dart_memfree(dart_gptr_t gptr) {
   DART_TRY(check_init(fn));
   DART_TRY(progress_drain(fn));
   if (gptr.teamid != DART_TEAM_ALL || gptr.segid != DART_SEGMENT_LOCAL)
-    return fail(DART_ERR_INVAL, fn,
-                "gptr (team %d, segment %d) was not returned by dart_memalloc",
+    return fail(DART_ERR_INVAL, fn, "gptr (team %d, segment %d) was not returned by dart_memalloc",
                 (int)gptr.teamid, (int)gptr.segid);
   if (gptr.unitid < 0 || gptr.unitid >= g->size)
     return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d)", (int)gptr.unitid, g->size);
   if (gptr.unitid != g->myid)
     return fail(DART_ERR_NOTFOUND, fn,
                 "gptr belongs to unit %d: it is no allocation of this unit (%d); only the "
-                "allocating unit may free it", (int)gptr.unitid, g->myid);
+                "allocating unit may free it",
+                (int)gptr.unitid, g->myid);
   bool ok;
   {
     std::lock_guard<std::mutex> lock(g->pool_mutex);
@@ -685,8 +691,8 @@ dart_ret_t dart_team_memfree(dart_gptr_t gptr) {
   if (gptr.segid == DART_SEGMENT_LOCAL)
     return fail(DART_ERR_INVAL, fn, "segment 0 is the dart_memalloc pool; use dart_memfree");
   if (gptr.segid < 0)
-    return fail(DART_ERR_INVAL, fn,
-                "segment %d is registered memory; use dart_team_memderegister", (int)gptr.segid);
+    return fail(DART_ERR_INVAL, fn, "segment %d is registered memory; use dart_team_memderegister",
+                (int)gptr.segid);
   Segment *s = t->segment(gptr.segid);
   if (s == nullptr)
     return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (already freed?)",
@@ -716,8 +722,9 @@ dart_ret_t dart_team_memderegister(dart_gptr_t gptr) {
     return fail(DART_ERR_INVAL, fn, "segment %d is not registered memory", (int)gptr.segid);
   Segment *s = t->segment(gptr.segid);
   if (s == nullptr)
-    return fail(DART_ERR_NOTFOUND, fn, "segment %d of team %d does not exist (already deregistered?)",
-                (int)gptr.segid, (int)gptr.teamid);
+    return fail(DART_ERR_NOTFOUND, fn,
+                "segment %d of team %d does not exist (already deregistered?)", (int)gptr.segid,
+                (int)gptr.teamid);
   DART_TRY(progress_drain(fn));
   return segment_retire(s, fn);
 }
@@ -747,8 +754,8 @@ dart_ret_t dart_gptr_setaddr(dart_gptr_t *gptr, void *addr) {
   DART_TRY(gptr_segment(*gptr, fn, &t, &s));
   char *p = static_cast<char *>(addr);
   if (p < s->local_base || p > s->local_base + s->local_size)
-    return fail(DART_ERR_INVAL, fn, "address %p is not inside this unit's part of segment %d",
-                addr, (int)gptr->segid);
+    return fail(DART_ERR_INVAL, fn, "address %p is not inside this unit's part of segment %d", addr,
+                (int)gptr->segid);
   gptr->unitid = t->myid;
   gptr->addr_or_offs.offset = (uint64_t)(p - s->local_base);
   return DART_OK;
@@ -816,7 +823,8 @@ dart_ret_t dart_gptr_getaddr_node(dart_gptr_t gptr, void **addr) {
   if (base == nullptr && s->registered)
     return fail(DART_ERR_INVAL, fn,
                 "unit %d's registered memory is not in a shared-memory window; only its owner "
-                "can address it directly", (int)gptr.unitid);
+                "can address it directly",
+                (int)gptr.unitid);
   if (base == nullptr) {  // both nodes named: what a user debugging placement needs
     const int gu = t->global[gptr.unitid];
     return fail(DART_ERR_INVAL, fn,

@@ -98,13 +98,12 @@ dart_ret_t dart_group_union(const dart_group_t g1, const dart_group_t g2, dart_g
   DART_TRY(check_group(g2, fn, "g2"));
   if (gout == nullptr) return fail(DART_ERR_INVAL, fn, "gout is NULL");
   std::vector<int> m;
-  std::set_union(g1->members.begin(), g1->members.end(), g2->members.begin(),
-                 g2->members.end(), std::back_inserter(m));
+  std::set_union(g1->members.begin(), g1->members.end(), g2->members.begin(), g2->members.end(),
+                 std::back_inserter(m));
   return new_group(std::move(m), gout);
 }
 
-dart_ret_t dart_group_intersect(const dart_group_t g1, const dart_group_t g2,
-                                dart_group_t *gout) {
+dart_ret_t dart_group_intersect(const dart_group_t g1, const dart_group_t g2, dart_group_t *gout) {
   const char *fn = "dart_group_intersect";
   null_out(gout, DART_GROUP_NULL);
   DART_TRY(check_group(g1, fn, "g1"));

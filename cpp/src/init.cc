@@ -47,8 +47,8 @@ dart_ret_t compute_nodes(State *s, const char *fn) {
                    "MPI_Allreduce");
   std::vector<int> leaders(s->size);
   if (rc == DART_OK)
-    rc = mpi_check(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, s->world),
-                   fn, "MPI_Allgather");
+    rc = mpi_check(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, s->world), fn,
+                   "MPI_Allgather");
   if (node != shm && node != MPI_COMM_NULL) MPI_Comm_free(&node);
   if (shm != MPI_COMM_NULL) MPI_Comm_free(&shm);
   DART_TRY(rc);
@@ -81,24 +81,21 @@ void build_config_string(State *s) {
                " process(es) per node (DART_PROGRESS_PER_NODE), non-blocking transfers of >= " +
                std::to_string(s->cfg.progress_threshold) + " bytes offloaded";
   char buf[1536];
-  std::snprintf(buf, sizeof buf,
-                "DART-MPI %s; MPI: %s; thread level: %s; units: %d; nodes: %d%s; "
-                "windows: MPI_Win_allocate_shared per node + MPI_Win_create per team "
-                "(only when a team spans nodes), one lock_all epoch each; memory model: %s; "
-                "pool: %zu bytes per unit; waits: %s; progress: %s",
-                dart_mpi_version(), first.c_str(), thread_level_name(s->thread_level),
-                s->size, s->nnodes,
-                s->cfg.units_per_node > 0
-                    ? (" (DART_UNITS_PER_NODE=" + std::to_string(s->cfg.units_per_node) + ")")
-                          .c_str()
-                    : "",
-                s->cfg.force_separate ? "separate (DART_TEST_WIN_SEPARATE)"
-                : s->teams.get(DART_TEAM_ALL)->segment(DART_SEGMENT_LOCAL)->separate
-                    ? "separate"
-                    : "unified",
-                s->cfg.pool_size,
-                s->oversubscribed ? "sleep (more processes than cores)" : "yield",
-                progress.c_str());
+  std::snprintf(
+      buf, sizeof buf,
+      "DART-MPI %s; MPI: %s; thread level: %s; units: %d; nodes: %d%s; "
+      "windows: MPI_Win_allocate_shared per node + MPI_Win_create per team "
+      "(only when a team spans nodes), one lock_all epoch each; memory model: %s; "
+      "pool: %zu bytes per unit; waits: %s; progress: %s",
+      dart_mpi_version(), first.c_str(), thread_level_name(s->thread_level), s->size, s->nnodes,
+      s->cfg.units_per_node > 0
+          ? (" (DART_UNITS_PER_NODE=" + std::to_string(s->cfg.units_per_node) + ")").c_str()
+          : "",
+      s->cfg.force_separate ? "separate (DART_TEST_WIN_SEPARATE)"
+      : s->teams.get(DART_TEAM_ALL)->segment(DART_SEGMENT_LOCAL)->separate ? "separate"
+                                                                           : "unified",
+      s->cfg.pool_size, s->oversubscribed ? "sleep (more processes than cores)" : "yield",
+      progress.c_str());
   s->config_string = buf;
 }
 
@@ -129,7 +126,9 @@ dart_ret_t machine_lock_init(State *s, const char *fn) {
 // Frees everything; every step runs, the first failure is returned.
 dart_ret_t teardown(State *s, const char *fn) {
   dart_ret_t rc = DART_OK;
-  auto keep_first = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
+  auto keep_first = [&](dart_ret_t r) {
+    if (rc == DART_OK) rc = r;
+  };
   locks_finalize();
   allocators_finalize();
   // Teams in descending id order: a global order, so collective frees cannot deadlock.
@@ -182,7 +181,9 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   }
 
   dart_ret_t rc = DART_OK;
-  auto step = [&](dart_ret_t r) { if (rc == DART_OK) rc = r; };
+  auto step = [&](dart_ret_t r) {
+    if (rc == DART_OK) rc = r;
+  };
   if (s->cfg.progress_per_node > 0) {
     // Progress processes never come back from here; units get their own world.
     step(progress_start(s.get(), fn));
@@ -225,7 +226,7 @@ dart_ret_t do_init(int *argc, char ***argv, int requested, const char *fn) {
   MPI_Comm all = MPI_COMM_NULL;
   if (rc == DART_OK) step(mpi_check(MPI_Comm_dup(s->world, &all), fn, "MPI_Comm_dup"));
   if (rc == DART_OK) {
-    g = s.get();              // make_team and the pool below use the global state
+    g = s.get();  // make_team and the pool below use the global state
     // All-or-nothing like every team creation: the units agree before the pool.
     Agreement a;
     Team *t = make_team(DART_TEAM_ALL, all, &a, fn);
@@ -268,9 +269,12 @@ void wait_output_read() {
     struct stat st;
     if (fstat(fd, &st) != 0) continue;
     unsigned long req = 0;
-    if (S_ISFIFO(st.st_mode)) req = FIONREAD;
-    else if (S_ISSOCK(st.st_mode)) req = SIOCOUTQ;
-    else continue;
+    if (S_ISFIFO(st.st_mode))
+      req = FIONREAD;
+    else if (S_ISSOCK(st.st_mode))
+      req = SIOCOUTQ;
+    else
+      continue;
     for (int i = 0; i < 1000; ++i) {
       int pending = 0;
       if (ioctl(fd, req, &pending) != 0 || pending <= 0) break;
@@ -295,8 +299,8 @@ dart_ret_t dart_init_thread(int *argc, char ***argv, dart_thread_support_level_t
   if (thread_safety == nullptr)
     return fail(DART_ERR_INVAL, "dart_init_thread", "thread_safety is NULL");
   DART_TRY(do_init(argc, argv, MPI_THREAD_MULTIPLE, "dart_init_thread"));
-  *thread_safety =
-      g->thread_level == MPI_THREAD_MULTIPLE ? DART_THREAD_MULTIPLE : DART_THREAD_SINGLE;
+  *thread_safety = g->thread_level == MPI_THREAD_MULTIPLE ? DART_THREAD_MULTIPLE
+                                                          : DART_THREAD_SINGLE;
   return DART_OK;
 }
 

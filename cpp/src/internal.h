@@ -52,9 +52,9 @@ inline dart_ret_t mpi_check(int rc, const char *fn, const char *what) {
 
 struct Config {
   enum class Wait { Auto, Yield, Sleep };
-  int units_per_node = 0;            // DART_UNITS_PER_NODE, 0 = off
-  Wait wait = Wait::Auto;            // DART_WAIT
-  size_t pool_size = 16u << 20;      // DART_POOL_SIZE, bytes
+  int units_per_node = 0;              // DART_UNITS_PER_NODE, 0 = off
+  Wait wait = Wait::Auto;              // DART_WAIT
+  size_t pool_size = 16u << 20;        // DART_POOL_SIZE, bytes
   size_t transfer_chunk = 0x7fffffff;  // DART_TRANSFER_CHUNK, elements per MPI call
   // DART_FAULT (tests only): the site that fails (-1 = hook off), on which global unit,
   // and which passes of that site after dart_init (first, 1-based, and how many; 0 = all).
@@ -147,11 +147,11 @@ struct alignas(64) DatatypeHead {
   enum Kind : uint8_t { Basic, Strided, Indexed, Custom } kind = Basic;
   bool overlapping = false;   // Indexed: some blocks share elements (then the type cannot
                               // be the destination of a transfer)
-  bool owns_elem = false;  // mpi_elem is this type's own (custom types, types over them)
+  bool owns_elem = false;     // mpi_elem is this type's own (custom types, types over them)
   bool layout_owned = false;  // built by the layout cache (layout.cc): not for dart_type_destroy
   uint32_t nblocks = 0;       // Indexed: blocks in the pattern (at most INT_MAX)
   dart_datatype_t base = DART_TYPE_UNDEFINED;  // basic element type (BYTE for custom)
-  size_t elem_size = 0;       // bytes of one element as counted by nelem
+  size_t elem_size = 0;                        // bytes of one element as counted by nelem
   // Strided: blocks of `blocklen` elements whose starts are `stride` elements apart.
   size_t stride = 0, blocklen = 0;
   // Indexed: one pattern of `nblocks` blocks (in any order), repeated every
@@ -170,7 +170,7 @@ static_assert(sizeof(DatatypeHead) == 64, "a Datatype's transfer fields fill one
 
 struct Datatype : DatatypeHead {
   size_t pattern_first = 0;  // the smallest block offset: the first element the type touches
-  MPI_Datatype mpi_elem = MPI_DATATYPE_NULL;  // MPI type of one element
+  MPI_Datatype mpi_elem = MPI_DATATYPE_NULL;     // MPI type of one element
   MPI_Datatype mpi_pattern = MPI_DATATYPE_NULL;  // indexed pattern, resized to extent
   // The same pattern not resized, for one repetition: MPICH 4.0.2 (ch4:ucx) takes a slow
   // path for a resized type (a one-run 2 KiB get: 1.9 us against 0.64 us unresized).
@@ -190,8 +190,8 @@ struct Datatype : DatatypeHead {
 #define DART_X_CHECK_TYPE_(name, ...) name##_index_,
 namespace basic_order_ {
 enum { UNDEFINED_index_, DART_BASIC_TYPE_LIST(DART_X_CHECK_TYPE_) LAST_index_ };
-#define DART_X_ASSERT_TYPE_(name, ...)                                              \
-  static_assert(DART_TYPE_##name == (dart_datatype_t)name##_index_,                 \
+#define DART_X_ASSERT_TYPE_(name, ...)                              \
+  static_assert(DART_TYPE_##name == (dart_datatype_t)name##_index_, \
                 "dart_tables.h lists DART_TYPE_" #name " out of order");
 DART_BASIC_TYPE_LIST(DART_X_ASSERT_TYPE_)
 #undef DART_X_ASSERT_TYPE_
@@ -253,8 +253,8 @@ decltype(auto) with_basic_ctype(dart_datatype_t t, F &&f) {
 #define DART_X_CHECK_OP_(name, ...) name##_index_,
 namespace op_order_ {
 enum { UNDEFINED_index_, DART_OPERATION_LIST(DART_X_CHECK_OP_) LAST_index_ };
-#define DART_X_ASSERT_OP_(name, ...)                                                \
-  static_assert(DART_OP_##name == (dart_operation_t)name##_index_,                  \
+#define DART_X_ASSERT_OP_(name, ...)                               \
+  static_assert(DART_OP_##name == (dart_operation_t)name##_index_, \
                 "dart_tables.h lists DART_OP_" #name " out of order");
 DART_OPERATION_LIST(DART_X_ASSERT_OP_)
 #undef DART_X_ASSERT_OP_
@@ -301,8 +301,7 @@ struct ValidType {
   uint64_t epoch;
 };
 constexpr unsigned kValidTypeBits = 6;
-extern SeqSlot<ValidType> g_valid_types[1u << kValidTypeBits]
-    __attribute__((visibility("hidden")));
+extern SeqSlot<ValidType> g_valid_types[1u << kValidTypeBits] __attribute__((visibility("hidden")));
 inline SeqSlot<ValidType> &valid_type_slot(const Datatype *d) {
   return g_valid_types[((uintptr_t)d * 0x9E3779B97F4A7C15ull) >> (64 - kValidTypeBits)];
 }
@@ -364,8 +363,7 @@ inline size_t type_extent_bytes(const DatatypeHead &t, size_t nelem) {
         return SIZE_MAX;
       }
       break;
-    default:
-      break;
+    default: break;
   }
   return __builtin_mul_overflow(elems, t.elem_size, &bytes) ? SIZE_MAX : bytes;
 }
@@ -389,8 +387,8 @@ inline void copy_bytes(void *dst, const void *src, size_t n) {
 }
 // Copies nelem elements between two layouts (direct load/store path). src_first: the
 // element of st's layout that src points at (its elements before it are not read).
-void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st,
-                 size_t nelem, size_t src_first = 0);
+void layout_copy(char *dst, const Datatype &dt, const char *src, const Datatype &st, size_t nelem,
+                 size_t src_first = 0);
 // The same copy as a list of byte runs (dst offset, src offset, length; runs contiguous
 // on both sides merged), for a copy that happens after the types may be gone.
 struct CopyRun {
@@ -492,15 +490,15 @@ struct Segment {
   // lookup table and detached from the team's window; its id stays taken until every
   // unit has retired it (Team::regs).
   bool retired = false;
-  bool attached = false;  // a registration: this unit's memory is attached to `win`
+  bool attached = false;           // a registration: this unit's memory is attached to `win`
   std::atomic<uint16_t> flags{0};  // dart_gptr_setflags may run on any thread
   bool locked_shm = false, locked_win = false;  // epochs opened (for a failed creation)
-  MPI_Win shm_win = MPI_WIN_NULL;  // shared window on the team's node communicator
-  MPI_Win win = MPI_WIN_NULL;      // RMA window on the team communicator (may be shm_win)
+  MPI_Win shm_win = MPI_WIN_NULL;               // shared window on the team's node communicator
+  MPI_Win win = MPI_WIN_NULL;  // RMA window on the team communicator (may be shm_win)
   char *local_base = nullptr;
   size_t local_size = 0;
-  std::vector<char *> direct;   // per team unit: load/store base, nullptr if not reachable
-  std::vector<size_t> sizes;    // per team unit, only when !aligned (bounds of accesses)
+  std::vector<char *> direct;  // per team unit: load/store base, nullptr if not reachable
+  std::vector<size_t> sizes;   // per team unit, only when !aligned (bounds of accesses)
   // Per team unit: window displacement of DART offset 0, when `win` is the shared window
   // and MPI's parts were not 64-byte aligned, or for registered memory the part's address
   // (the team's dynamic window; globmem.cc); empty means all 0.
@@ -538,8 +536,8 @@ struct Team {
   int myid = -1, size = 0;
   int node_size = 0;
   bool single_node = false;
-  std::vector<int> global;        // team unit -> global unit
-  std::vector<int> node_rank;     // team unit -> rank in node_comm, -1 if other node
+  std::vector<int> global;     // team unit -> global unit
+  std::vector<int> node_rank;  // team unit -> rank in node_comm, -1 if other node
   std::unordered_map<int, int> g2l;
   // Segment tables indexed by segid (positive: allocations, negative: registrations);
   // their storage never moves (StableTable), so lookups need no lock.
@@ -557,7 +555,7 @@ struct Team {
   MPI_Win reg_win = MPI_WIN_NULL;
   bool reg_win_locked = false;
   std::atomic<int> reg_attached{0};  // deregistrations are local: any thread
-  int lock_counter = 0;  // locks created on this team (spreads their tails)
+  int lock_counter = 0;              // locks created on this team (spreads their tails)
   // Progress processes, a team spanning nodes (progress.cc): the team's units (ranks
   // 0..size-1, team order) plus the progress processes of its nodes, and its split by
   // node (this node's units, then this node's progress processes).
@@ -595,8 +593,8 @@ struct alignas(64) State {
   Config cfg;
   bool mpi_started_by_dart = false;
   int thread_level = MPI_THREAD_SINGLE;
-  MPI_Comm world = MPI_COMM_NULL;    // dup of MPI_COMM_WORLD, MPI_ERRORS_RETURN
-  MPI_Comm p2p = MPI_COMM_NULL;      // dup for dart_send/recv (user tags)
+  MPI_Comm world = MPI_COMM_NULL;  // dup of MPI_COMM_WORLD, MPI_ERRORS_RETURN
+  MPI_Comm p2p = MPI_COMM_NULL;    // dup for dart_send/recv (user tags)
   MPI_Group world_group = MPI_GROUP_NULL;
   // The info of every MPI_Win_allocate_shared of the units: made once at dart_init, so
   // that every unit of a node passes the same one (MPICH takes the layout from the node
@@ -605,15 +603,15 @@ struct alignas(64) State {
   // process shares: one contiguous segment it can address).
   MPI_Info shm_info[2] = {MPI_INFO_NULL, MPI_INFO_NULL};
   int myid = -1, size = 0;
-  std::vector<int> node_of;          // global unit -> node index
+  std::vector<int> node_of;  // global unit -> node index
   int nnodes = 0;
   // Locality (locality_hw.cc): every unit's hardware, the name of every node (its host,
   // "#i" appended when a machine holds several nodes), a lock for the teams' trees.
   std::vector<UnitHw> hw;
   std::vector<std::string> node_host;
   std::mutex locality_mutex;
-  StableTable<Team> teams;           // indexed by team id; nullptr = none/destroyed
-  int next_team_id = 1;            // next candidate team id (agreed by MAX)
+  StableTable<Team> teams;  // indexed by team id; nullptr = none/destroyed
+  int next_team_id = 1;     // next candidate team id (agreed by MAX)
   PoolAllocator pool;
   std::mutex pool_mutex;
   std::string config_string;
@@ -651,6 +649,7 @@ class Backoff {
   // Counts a poll; whether its pause should sleep (for a wait that sleeps on its own
   // terms, e.g. a futex, instead of pause()).
   bool next_sleeps();
+
  private:
   unsigned polls_ = 0;
 };
@@ -662,9 +661,7 @@ dart_ret_t wait_backoff(MPI_Request *req, const char *fn);
 
 // The fault hook (fault.h) on the core's paths: off, it costs one predictable branch,
 // and every site is on a cold path (collective creation).
-inline bool fault(FaultSite site) {
-  return DART_UNLIKELY(g->fault_site >= 0) && fault_fires(site);
-}
+inline bool fault(FaultSite site) { return DART_UNLIKELY(g->fault_site >= 0) && fault_fires(site); }
 
 // All-or-nothing collective creation (allocation, registration, team create, lock init).
 // Every unit runs every collective step of the creation even after a local failure (with
@@ -701,6 +698,7 @@ class Agreement {
   bool held_by_all(unsigned bit) const { return !(missing_all_ & bit); }
   // After a successful agree(): whether every unit gave the same size().
   bool same_size() const { return same_size_; }
+
  private:
   dart_ret_t rc_ = DART_OK;
   unsigned missing_ = 0, missing_all_ = 0;
@@ -715,8 +713,7 @@ inline dart_ret_t check_init(const char *fn) {
 
 // Team lookup with the error contract: negative/NULL -> INVAL, unknown -> NOTFOUND.
 inline dart_ret_t get_team(dart_team_t id, const char *fn, Team **out) {
-  if (DART_UNLIKELY(id < 0))
-    return fail(DART_ERR_INVAL, fn, "invalid team id %d", (int)id);
+  if (DART_UNLIKELY(id < 0)) return fail(DART_ERR_INVAL, fn, "invalid team id %d", (int)id);
   Team *t = g->teams.get((size_t)id);  // id is an int16: always inside the table
   if (DART_UNLIKELY(t == nullptr))
     return fail(DART_ERR_NOTFOUND, fn, "team %d does not exist (never created here or destroyed)",
@@ -770,8 +767,7 @@ dart_ret_t segment_new_id(Team *t, int16_t *segid, const char *fn);
 // epochs), recorded in `a`; after a.agree() the caller keeps it (segment_store) or
 // releases it (segment_discard). A unit whose earlier steps failed (!a.ok()) still takes
 // part, with 0 bytes. Never nullptr.
-Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement *a,
-                               const char *fn);
+Segment *segment_create_shared(Team *t, size_t nbytes, int16_t segid, Agreement *a, const char *fn);
 void segment_store(Segment *s);
 void segment_discard(Segment *s, const Agreement &a);
 // segment_create_shared + agreement over the team + store or discard: all-or-nothing.
@@ -788,10 +784,10 @@ dart_ret_t segment_alloc_shared(Team *t, size_t nbytes, int16_t segid, Segment *
 // address when the target's part is mapped into this process (same node), and always the
 // segment's RMA window with the target's rank and displacement in it.
 struct Target {
-  char *direct;       // load/store address of the first byte, or nullptr
-  MPI_Win win;        // the segment's RMA window (MPI_WIN_NULL: windowless registration)
-  int rank;           // rank of the target unit in the window's communicator
-  uint64_t disp;      // byte displacement in the window
+  char *direct;   // load/store address of the first byte, or nullptr
+  MPI_Win win;    // the segment's RMA window (MPI_WIN_NULL: windowless registration)
+  int rank;       // rank of the target unit in the window's communicator
+  uint64_t disp;  // byte displacement in the window
   Segment *seg;
 };
 
@@ -810,7 +806,7 @@ struct Xlate {
   char *base;           // load/store base of the unit's part, or nullptr
   uint64_t cap, pad;    // the part's size; Segment::pad_of(unit)
   Segment *seg;
-  int rank;             // Segment::rank_of(unit)
+  int rank;  // Segment::rank_of(unit)
 };
 static_assert(sizeof(Xlate) <= 56, "an entry and its seq fill one cache line");
 constexpr unsigned kXlateBits = 6;
@@ -879,8 +875,7 @@ __attribute__((noinline)) inline Miss lookup_tables(const dart_gptr_t &gp, size_
 }
 
 // The lookup of `extent` bytes at gp: the translation cache, else the tables.
-__attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t extent,
-                                                  Target *t) {
+__attribute__((always_inline)) inline Miss lookup(const dart_gptr_t &gp, size_t extent, Target *t) {
   if (DART_LIKELY(xlate_hit(gp, extent, t))) return Miss::None;
   return lookup_tables(gp, extent, t);
 }
@@ -902,7 +897,7 @@ inline dart_ret_t resolve(const dart_gptr_t &gp, size_t extent, const char *fn, 
 // (which also reports any error). With WantRma the MPI fields are filled for same-node
 // targets too (atomics always go through the window).
 struct Fast : Target {
-  int count;       // elements
+  int count;  // elements
   size_t bytes;
   MPI_Datatype type;
 };
@@ -972,8 +967,8 @@ void handles_finalize();
 dart_ret_t put_blocking_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
                            dart_datatype_t src_type, dart_datatype_t dst_type, const char *fn);
 dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
-                         dart_datatype_t src_type, dart_datatype_t dst_type,
-                         dart_handle_t *handle, const char *fn);
+                         dart_datatype_t src_type, dart_datatype_t dst_type, dart_handle_t *handle,
+                         const char *fn);
 // The counter update a put_notify handle owes once its put is complete (notify.cc).
 dart_ret_t notify_handle_complete(const dart_handle_struct &h, const char *fn);
 // Releases the locks still alive at dart_exit (their segments go with their teams).

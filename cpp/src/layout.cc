@@ -50,8 +50,7 @@ struct Dim {
 // outer dimensions m[first..], fastest first).
 dart_ret_t build_type(dart_datatype_t elem, size_t blocklen, const std::vector<Dim> &m,
                       size_t first, const char *fn, dart_datatype_t *out) {
-  if (m.size() - first == 1)
-    return dart_type_create_strided(elem, m[first].stride, blocklen, out);
+  if (m.size() - first == 1) return dart_type_create_strided(elem, m[first].stride, blocklen, out);
   size_t nblocks = 1;
   for (size_t i = first; i < m.size(); ++i) nblocks *= m[i].n;  // bounded by the total
   std::vector<size_t> offsets;
@@ -64,8 +63,10 @@ dart_ret_t build_type(dart_datatype_t elem, size_t blocklen, const std::vector<D
                   "the memory order of the elements does not follow their index order (a "
                   "transposed array); no DART datatype describes it");
     if (off > INT_MAX)
-      return fail(DART_ERR_INVAL, fn, "the layout spans %zu elements, more than one MPI "
-                  "datatype can address (INT_MAX)", off);
+      return fail(DART_ERR_INVAL, fn,
+                  "the layout spans %zu elements, more than one MPI "
+                  "datatype can address (INT_MAX)",
+                  off);
     offsets.push_back(off);
     for (size_t i = first; i < m.size(); ++i) {  // next multi-index, fastest dimension first
       if (++idx[i] < m[i].n) {
@@ -98,8 +99,7 @@ using namespace dart::detail;
 extern "C" {
 
 dart_ret_t dart_type_from_layout(dart_datatype_t elem, int ndim, const size_t *extents,
-                                 const ptrdiff_t *strides, dart_datatype_t *type,
-                                 size_t *nelem) {
+                                 const ptrdiff_t *strides, dart_datatype_t *type, size_t *nelem) {
   const char *fn = "dart_type_from_layout";
   null_out(type, DART_TYPE_UNDEFINED);
   DART_TRY(check_init(fn));
@@ -128,7 +128,8 @@ dart_ret_t dart_type_from_layout(dart_datatype_t elem, int ndim, const size_t *e
     if (strides[i] <= 0)
       return fail(DART_ERR_INVAL, fn,
                   "dimension %d has stride %td: zero or negative strides (a broadcast or "
-                  "reversed array) are not described by a DART datatype", i, strides[i]);
+                  "reversed array) are not described by a DART datatype",
+                  i, strides[i]);
     size_t s = (size_t)strides[i];
     if (!m.empty() && s == m.back().n * m.back().stride) {
       m.back().n *= extents[i];
@@ -147,21 +148,23 @@ dart_ret_t dart_type_from_layout(dart_datatype_t elem, int ndim, const size_t *e
     return DART_OK;
   }
   if (blocklen > INT_MAX)
-    return fail(DART_ERR_INVAL, fn, "a contiguous block of %zu elements exceeds INT_MAX",
-                blocklen);
+    return fail(DART_ERR_INVAL, fn, "a contiguous block of %zu elements exceeds INT_MAX", blocklen);
   if (m.size() - first == 1) {
     if (m[first].stride < blocklen)
       return fail(DART_ERR_INVAL, fn,
                   "the memory order of the elements does not follow their index order "
                   "(stride %zu < block of %zu elements: a transposed or overlapping "
-                  "array); no DART datatype describes it", m[first].stride, blocklen);
+                  "array); no DART datatype describes it",
+                  m[first].stride, blocklen);
     if (m[first].stride > INT_MAX)
       return fail(DART_ERR_INVAL, fn, "stride %zu exceeds INT_MAX", m[first].stride);
   } else {
     size_t nblocks = total / blocklen;
     if (nblocks > kMaxIndexedBlocks)
-      return fail(DART_ERR_INVAL, fn, "%zu blocks are too many for one indexed type (at most "
-                  "%zu)", nblocks, kMaxIndexedBlocks);
+      return fail(DART_ERR_INVAL, fn,
+                  "%zu blocks are too many for one indexed type (at most "
+                  "%zu)",
+                  nblocks, kMaxIndexedBlocks);
   }
   std::vector<size_t> key;
   key.reserve(2 + 2 * (m.size() - first));
@@ -220,7 +223,8 @@ dart_ret_t dart_type_layout_release(dart_datatype_t type) {
   if (it == g_layouts.by_type.end() || it->second->held == 0)
     return fail(DART_ERR_INVAL, fn,
                 "type %#lx is not held from dart_type_from_layout (released twice, or "
-                "made by dart_type_create_*)", (unsigned long)type);
+                "made by dart_type_create_*)",
+                (unsigned long)type);
   LayoutEntry *e = it->second;
   if (--e->held == 0 && !e->cached) {
     g_layouts.by_type.erase(it);

@@ -280,9 +280,9 @@ dart_domain_locality_t *child(dart_domain_locality_t *d, dart_locality_scope_t s
 void set_tags(dart_domain_locality_t *d) {
   for (int i = 0; i < d->num_domains; ++i) {
     dart_domain_locality_t *c = d->children[i];
-    const std::string tag =
-        (std::strcmp(d->domain_tag, ".") == 0 ? std::string() : std::string(d->domain_tag)) +
-        "." + std::to_string(i);
+    const std::string tag = (std::strcmp(d->domain_tag, ".") == 0 ? std::string()
+                                                                  : std::string(d->domain_tag)) +
+                            "." + std::to_string(i);
     std::snprintf(c->domain_tag, sizeof c->domain_tag, "%s", tag.c_str());
     set_tags(c);
   }
@@ -355,8 +355,8 @@ TeamLocality *build(const Team *t) {
   for (int i = 0; i < root->num_domains; ++i) {
     dart_domain_locality_t *nd = root->children[i];
     std::vector<dart_domain_locality_t *> below;
-    for (dart_locality_scope_t s : {DART_LOCALITY_SCOPE_MODULE, DART_LOCALITY_SCOPE_NUMA,
-                                    DART_LOCALITY_SCOPE_CORE})
+    for (dart_locality_scope_t s :
+         {DART_LOCALITY_SCOPE_MODULE, DART_LOCALITY_SCOPE_NUMA, DART_LOCALITY_SCOPE_CORE})
       dom_collect(nd, s, &below);
     for (dart_domain_locality_t *b : below) {
       b->node_id = nd->node_id;
@@ -519,8 +519,10 @@ dart_ret_t dart_domain_destroy(dart_domain_locality_t *domain) {
   const char *fn = "dart_domain_destroy";
   DART_TRY(check_domain(domain, fn, "domain"));
   if (in_team_tree(domain))
-    return fail(DART_ERR_INVAL, fn, "domain '%s' belongs to team %d's tree, which DART owns "
-                "(dart_team_locality_finalize releases it)", domain->domain_tag, (int)domain->team);
+    return fail(DART_ERR_INVAL, fn,
+                "domain '%s' belongs to team %d's tree, which DART owns "
+                "(dart_team_locality_finalize releases it)",
+                domain->domain_tag, (int)domain->team);
   if (domain->parent != nullptr)
     return fail(DART_ERR_INVAL, fn, "domain '%s' is a subdomain; destroy the root of its tree",
                 domain->domain_tag);
@@ -590,8 +592,10 @@ dart_ret_t dart_domain_add_subdomain(dart_domain_locality_t *domain,
   DART_TRY(check_domain(domain, fn, "domain"));
   DART_TRY(check_domain(subdomain, fn, "subdomain"));
   if (subdomain->parent != nullptr || in_team_tree(subdomain))
-    return fail(DART_ERR_INVAL, fn, "subdomain '%s' belongs to a tree already (use "
-                "dart_domain_move_subdomain)", subdomain->domain_tag);
+    return fail(DART_ERR_INVAL, fn,
+                "subdomain '%s' belongs to a tree already (use "
+                "dart_domain_move_subdomain)",
+                subdomain->domain_tag);
   for (const dart_domain_locality_t *p = domain; p != nullptr; p = p->parent)
     if (p == subdomain) return fail(DART_ERR_INVAL, fn, "subdomain is an ancestor of domain");
   auto **grown = static_cast<dart_domain_locality_t **>(std::realloc(
@@ -616,7 +620,8 @@ dart_ret_t dart_domain_move_subdomain(dart_domain_locality_t *domain,
   DART_TRY(check_domain(domain, fn, "domain"));
   DART_TRY(check_domain(new_parent_domain, fn, "new_parent_domain"));
   dart_domain_locality_t *old = domain->parent;
-  if (old == nullptr) return fail(DART_ERR_INVAL, fn, "domain '%s' has no parent", domain->domain_tag);
+  if (old == nullptr)
+    return fail(DART_ERR_INVAL, fn, "domain '%s' has no parent", domain->domain_tag);
   if (dom_root(domain) != dom_root(new_parent_domain))
     return fail(DART_ERR_INVAL, fn, "new_parent_domain is not in domain's tree");
   for (const dart_domain_locality_t *p = new_parent_domain; p != nullptr; p = p->parent)
@@ -691,8 +696,10 @@ dart_ret_t dart_domain_split_scope(const dart_domain_locality_t *domain_in,
   dom_collect(const_cast<dart_domain_locality_t *>(domain_in), scope, &found);
   const int c = (int)found.size();
   if (num_parts < 1 || num_parts > c)
-    return fail(DART_ERR_INVAL, fn, "num_parts %d: '%s' has %d domains of scope %d, so 1 to %d "
-                "parts", num_parts, domain_in->domain_tag, c, (int)scope, c);
+    return fail(DART_ERR_INVAL, fn,
+                "num_parts %d: '%s' has %d domains of scope %d, so 1 to %d "
+                "parts",
+                num_parts, domain_in->domain_tag, c, (int)scope, c);
   // Contiguous parts of the scope's domains, balanced: the first c % num_parts parts get
   // one domain more.
   int first = 0;
@@ -715,7 +722,8 @@ dart_ret_t dart_domain_group(dart_domain_locality_t *domain_in, int num_group_su
                              const char **group_subdomain_tags, char *group_domain_tag_out) {
   const char *fn = "dart_domain_group";
   DART_TRY(check_domain(domain_in, fn, "domain_in"));
-  if (group_domain_tag_out == nullptr) return fail(DART_ERR_INVAL, fn, "group_domain_tag_out is NULL");
+  if (group_domain_tag_out == nullptr)
+    return fail(DART_ERR_INVAL, fn, "group_domain_tag_out is NULL");
   group_domain_tag_out[0] = '\0';
   std::vector<std::string> tags;
   DART_TRY(read_tags(num_group_subdomains, group_subdomain_tags, fn, &tags));
@@ -732,8 +740,10 @@ dart_ret_t dart_domain_group(dart_domain_locality_t *domain_in, int num_group_su
   for (size_t i = 0; i < members.size(); ++i)
     for (size_t j = 0; j < members.size(); ++j)
       if (i != j && tag_at_or_below(members[i]->domain_tag, members[j]->domain_tag))
-        return fail(DART_ERR_INVAL, fn, "'%s' lies at or below '%s': a group holds disjoint "
-                    "domains", members[i]->domain_tag, members[j]->domain_tag);
+        return fail(DART_ERR_INVAL, fn,
+                    "'%s' lies at or below '%s': a group holds disjoint "
+                    "domains",
+                    members[i]->domain_tag, members[j]->domain_tag);
   // The lowest common ancestor of the members (their parent for one member).
   dart_domain_locality_t *lca = members[0]->parent;
   auto contains = [](const dart_domain_locality_t *anc, const dart_domain_locality_t *d) {
@@ -741,8 +751,9 @@ dart_ret_t dart_domain_group(dart_domain_locality_t *domain_in, int num_group_su
       if (d == anc) return true;
     return false;
   };
-  while (lca != nullptr && !std::all_of(members.begin(), members.end(),
-                                        [&](const dart_domain_locality_t *m) { return contains(lca, m); }))
+  while (lca != nullptr &&
+         !std::all_of(members.begin(), members.end(),
+                      [&](const dart_domain_locality_t *m) { return contains(lca, m); }))
     lca = lca->parent;
   if (lca == nullptr) return fail(DART_ERR_INVAL, fn, "the domains have no common ancestor");
   // Its tag: one past the largest last index among the ancestor's children, so that no
@@ -763,10 +774,10 @@ dart_ret_t dart_domain_group(dart_domain_locality_t *domain_in, int num_group_su
   if (group == nullptr) return fail(DART_ERR_NOMEM, fn, "out of memory");
   std::snprintf(group->domain_tag, sizeof group->domain_tag, "%s", tag);
   // The members move under the group (in tree order), keeping their tags.
-  std::sort(members.begin(), members.end(), [](const dart_domain_locality_t *a,
-                                               const dart_domain_locality_t *b) {
-    return std::strcmp(a->domain_tag, b->domain_tag) < 0;
-  });
+  std::sort(members.begin(), members.end(),
+            [](const dart_domain_locality_t *a, const dart_domain_locality_t *b) {
+              return std::strcmp(a->domain_tag, b->domain_tag) < 0;
+            });
   group->children = static_cast<dart_domain_locality_t **>(
       std::malloc(sizeof(dart_domain_locality_t *) * members.size()));
   if (group->children == nullptr) return fail(DART_ERR_NOMEM, fn, "out of memory");
@@ -785,8 +796,8 @@ dart_ret_t dart_domain_group(dart_domain_locality_t *domain_in, int num_group_su
 }
 
 dart_ret_t dart_group_locality_split(const dart_group_t group, dart_domain_locality_t *domain,
-                                     dart_locality_scope_t scope, size_t num_groups,
-                                     size_t *nout, dart_group_t *gout) {
+                                     dart_locality_scope_t scope, size_t num_groups, size_t *nout,
+                                     dart_group_t *gout) {
   const char *fn = "dart_group_locality_split";
   for (size_t i = 0; gout != nullptr && i < num_groups; ++i) gout[i] = DART_GROUP_NULL;
   DART_TRY(check_init(fn));

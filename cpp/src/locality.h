@@ -11,7 +11,7 @@ namespace detail {
 constexpr int kCacheLevels = 3;  // L1 (data), L2, L3
 
 struct UnitHw {
-  char host[64];  // gethostname: the machine
+  char host[64];            // gethostname: the machine
   int32_t cpu, core, numa;  // where the unit ran at dart_init (OS cpu, machine core, NUMA)
   int32_t cores, numas, sockets, min_threads, max_threads, min_mhz, max_mhz;  // machine
   int32_t cache_size[kCacheLevels], cache_line[kCacheLevels], cache_id[kCacheLevels];

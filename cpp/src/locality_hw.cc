@@ -27,7 +27,6 @@
 namespace dart {
 namespace detail {
 
-
 // ---------------------------------------------------------------------------
 // this process's hardware
 // ---------------------------------------------------------------------------
@@ -105,7 +104,8 @@ void probe_common(Machine *m) {
     while (std::getline(f, line))
       if (line.compare(0, 7, "cpu MHz") == 0) {
         const size_t colon = line.find(':');
-        if (colon != std::string::npos) m->min_mhz = m->max_mhz = (int)std::atof(line.c_str() + colon + 1);
+        if (colon != std::string::npos)
+          m->min_mhz = m->max_mhz = (int)std::atof(line.c_str() + colon + 1);
         break;
       }
   }
@@ -279,7 +279,8 @@ dart_ret_t locality_exchange(State *s, const char *fn) {
   const UnitHw mine = probe_unit(s->cfg);
   s->hw.resize((size_t)s->size);
   DART_MPI(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, s->hw.data(), (int)sizeof mine,
-                         MPI_BYTE, s->world), fn);
+                         MPI_BYTE, s->world),
+           fn);
   // Node names: the host of the node's units, "#i" for the i-th of several nodes (in node
   // order) on one machine; the suffix survives a long host name (its end is cut instead).
   std::vector<std::string> host(s->nnodes);

@@ -26,7 +26,7 @@ struct dart_lock_struct {
   dart::detail::Segment *seg = nullptr;
   int tail_unit = 0;
   MPI_Comm comm = MPI_COMM_NULL;
-  std::mutex local;                    // the threads of this unit: one at a time in the queue
+  std::mutex local;                      // the threads of this unit: one at a time in the queue
   std::atomic<std::thread::id> owner{};  // the thread holding the lock, id() if none
   bool held_here() const { return owner.load(std::memory_order_relaxed) != std::thread::id(); }
   bool held_by_me() const {
@@ -128,8 +128,8 @@ dart_ret_t flush(const dart_lock_struct *l, int unit, const char *fn) {
 // it and is waited for with backoff: atomics of one origin on one location are applied
 // in order (MPI's default accumulate ordering), so once the no-op's result is here the
 // CAS is done at the target and the flush does not busy-poll for it.
-dart_ret_t cas_word(const dart_lock_struct *l, const int *value, const int *compare,
-                    int *result, int target, MPI_Aint disp, const char *fn) {
+dart_ret_t cas_word(const dart_lock_struct *l, const int *value, const int *compare, int *result,
+                    int target, MPI_Aint disp, const char *fn) {
   MPI_Win win = l->seg->win;
   const int rank = word_rank(l, target);
   disp = word_disp(l, target, disp);
@@ -137,8 +137,9 @@ dart_ret_t cas_word(const dart_lock_struct *l, const int *value, const int *comp
   if (g->oversubscribed) {
     int dummy = 0, seen = 0;
     MPI_Request req;
-    DART_MPI(MPI_Rget_accumulate(&dummy, 1, MPI_INT, &seen, 1, MPI_INT, rank, disp, 1,
-                                 MPI_INT, MPI_NO_OP, win, &req), fn);
+    DART_MPI(MPI_Rget_accumulate(&dummy, 1, MPI_INT, &seen, 1, MPI_INT, rank, disp, 1, MPI_INT,
+                                 MPI_NO_OP, win, &req),
+             fn);
     DART_TRY(wait_backoff(&req, fn));
   }
   return flush(l, target, fn);
@@ -153,7 +154,6 @@ dart_ret_t reset_next(dart_lock_struct *l, const char *fn) {
   int me = l->team->myid;
   return word_op(l, &minus1, &old, me, kNext, MPI_REPLACE, fn);
 }
-
 
 // An atomic on one lock word, complete at the target when it returns. Oversubscribed
 // (Backoff), it is a request-based MPI_Rget_accumulate whose completion (the old value
@@ -171,8 +171,9 @@ dart_ret_t word_op(const dart_lock_struct *l, const int *value, int *result, int
   }
   int dummy = 0;
   MPI_Request req;
-  DART_MPI(MPI_Rget_accumulate(value ? value : &dummy, 1, MPI_INT, result, 1, MPI_INT, rank,
-                               disp, 1, MPI_INT, op, win, &req), fn);
+  DART_MPI(MPI_Rget_accumulate(value ? value : &dummy, 1, MPI_INT, result, 1, MPI_INT, rank, disp,
+                               1, MPI_INT, op, win, &req),
+           fn);
   return wait_backoff(&req, fn);
 }
 
@@ -192,8 +193,8 @@ dart_ret_t mcs_acquire(dart_lock_struct *lock, const char *fn) {
     // ends the job with its message.
     auto queued = [&](dart_ret_t rc) {
       if (rc == DART_OK) return;
-      std::fprintf(stderr, "DART unit %d: dart_lock_acquire failed while queued: %s\n",
-                   g->myid, dart_error_detail());
+      std::fprintf(stderr, "DART unit %d: dart_lock_acquire failed while queued: %s\n", g->myid,
+                   dart_error_detail());
       dart_abort(rc);
     };
     // Link behind the predecessor, then block until it hands the lock over. Blocking in
@@ -342,7 +343,8 @@ dart_ret_t dart_team_lock_destroy(dart_lock_t *lock) {
   int bad = l->held_here() ? 1 : 0, any = 0;
   DART_MPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, l->comm), fn);
   if (any)
-    return fail(DART_ERR_INVAL, fn, "the lock is still held (by %s)", bad ? "this unit" : "another unit");
+    return fail(DART_ERR_INVAL, fn, "the lock is still held (by %s)",
+                bad ? "this unit" : "another unit");
   {
     std::lock_guard<std::mutex> guard(g_locks_mutex);
     g_locks.erase(l);

@@ -51,8 +51,7 @@ dart_ret_t check_counter(const dart_gptr_t &gp, const char *fn, Counter *c) {
                 "(counters come from dart_notify_alloc)",
                 (int)gp.unitid, (int)gp.segid, (int)gp.teamid);
   if (DART_UNLIKELY(gp.addr_or_offs.offset % kCounterBytes != 0))
-    return fail(DART_ERR_INVAL, fn,
-                "offset %llu is not a counter: counters are %zu bytes apart",
+    return fail(DART_ERR_INVAL, fn, "offset %llu is not a counter: counters are %zu bytes apart",
                 (unsigned long long)gp.addr_or_offs.offset, kCounterBytes);
   c->gp = gp;
   c->cpu = c->t.seg->cpu_atomics && c->t.direct != nullptr;
@@ -66,7 +65,8 @@ dart_ret_t check_own_counter(const dart_gptr_t &gp, const char *fn, Counter *c) 
   if (DART_UNLIKELY(gp.unitid != me))
     return fail(DART_ERR_INVAL, fn,
                 "counter belongs to unit %d of team %d: a unit waits only on its own "
-                "counters (unit %d)", (int)gp.unitid, (int)gp.teamid, me);
+                "counters (unit %d)",
+                (int)gp.unitid, (int)gp.teamid, me);
   return DART_OK;
 }
 
@@ -180,8 +180,7 @@ dart_ret_t dart_notify_alloc(dart_team_t team, size_t n, dart_gptr_t *base) {
   int16_t segid = 0;
   if (local == DART_OK) local = segment_new_id(t, &segid, fn);
   Segment *s = nullptr;
-  DART_TRY(segment_alloc_shared(t, local == DART_OK ? n * kCounterBytes : 0, segid, &s, fn,
-                                local));
+  DART_TRY(segment_alloc_shared(t, local == DART_OK ? n * kCounterBytes : 0, segid, &s, fn, local));
   s->counters = true;
   std::memset(s->local_base, 0, n * kCounterBytes);
   std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -202,9 +201,9 @@ dart_ret_t dart_notify_free(dart_gptr_t base) {
   return segment_free(c.t.seg, fn);
 }
 
-dart_ret_t dart_put_notify(dart_gptr_t dst, const void *src, size_t nelem,
-                           dart_datatype_t src_type, dart_datatype_t dst_type,
-                           dart_gptr_t counter, uint64_t value, dart_notify_op_t op) {
+dart_ret_t dart_put_notify(dart_gptr_t dst, const void *src, size_t nelem, dart_datatype_t src_type,
+                           dart_datatype_t dst_type, dart_gptr_t counter, uint64_t value,
+                           dart_notify_op_t op) {
   const char *fn = "dart_put_notify";
   Counter c;
   dart_operation_t aop = DART_OP_SUM;

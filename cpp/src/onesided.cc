@@ -42,7 +42,8 @@ inline dart_ret_t prepare(const dart_gptr_t &gp, const void *buf, size_t nelem,
     DART_TRY(check_type_count(*x->remote, nelem, fn));
     // Two elements written to one place: MPI leaves the result undefined; DART refuses.
     if ((put ? x->remote : x->local)->overlapping)
-      return fail(DART_ERR_INVAL, fn, "dst_type has overlapping blocks (allowed only in "
+      return fail(DART_ERR_INVAL, fn,
+                  "dst_type has overlapping blocks (allowed only in "
                   "src_type: a destination element would be written twice)");
   }
   if (DART_UNLIKELY(buf == nullptr && nelem > 0))
@@ -70,8 +71,10 @@ dart_ret_t rma_chunk(void *c, size_t loff, size_t roff, size_t n) {
     return r;
   }
   const Target &t = k->x->t;
-  const int mrc = k->put ? MPI_Put(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win)
-                         : MPI_Get(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc, rm, t.win);
+  const int mrc = k->put ? MPI_Put(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc,
+                                   rm, t.win)
+                         : MPI_Get(k->local + loff, lc, lm, t.rank, (MPI_Aint)(t.disp + roff), rc,
+                                   rm, t.win);
   // Issued: the types may be freed now (MPI keeps what a started operation needs).
   mpi_layout_done(*k->x->local, n);
   mpi_layout_done(*k->x->remote, n);
@@ -179,9 +182,9 @@ constexpr size_t kDenseSpanMax = 1u << 20;
 inline size_t dense_span(const Xfer &x, size_t *first) {
   const Datatype &r = *x.remote;
   // One block is one MPI transfer already (the unresized pattern): no scratch copy.
-  if (r.kind == Datatype::Strided ? x.nelem <= r.blocklen
-                                  : r.kind != Datatype::Indexed ||
-                                        (r.nblocks == 1 && x.nelem <= r.pattern_elems))
+  if (r.kind == Datatype::Strided
+          ? x.nelem <= r.blocklen
+          : r.kind != Datatype::Indexed || (r.nblocks == 1 && x.nelem <= r.pattern_elems))
     return 0;
   *first = r.kind == Datatype::Indexed ? r.pattern_first : 0;
   const size_t bytes = x.nelem * r.elem_size;  // no overflow: checked by prepare
@@ -220,8 +223,8 @@ struct SpanUnpack {
   std::vector<char> span;
   char *dst = nullptr;
   std::vector<CopyRun> runs;
-  int rank = -1;     // the target's rank in the window
-  uint64_t seq = 0;  // its registration (Segment::unpack_seq)
+  int rank = -1;              // the target's rank in the window
+  uint64_t seq = 0;           // its registration (Segment::unpack_seq)
   std::atomic<int> state{0};  // 0: pending, 1: being unpacked, 2: unpacked
   std::atomic<int> refs{1};   // the segment's list, and the handle if there is one
 };
@@ -375,7 +378,8 @@ dart_ret_t complete(dart_handle_t *hp, bool local_only, const char *fn) {
   if (rc == MPI_SUCCESS && h->unpack != nullptr) unpack_once(h->unpack);
   handle_release(h);
   *hp = DART_HANDLE_NULL;
-  if (rc != MPI_SUCCESS) return mpi_fail(rc, fn, local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
+  if (rc != MPI_SUCCESS)
+    return mpi_fail(rc, fn, local_only ? "MPI_Win_flush_local" : "MPI_Win_flush");
   return nrc;
 }
 
@@ -388,7 +392,8 @@ dart_ret_t complete_all(dart_handle_t handles[], size_t n, bool local_only, cons
   for (size_t i = 0; i < n; ++i) {
     dart_handle_struct *h = handles[i];
     if (h == DART_HANDLE_NULL) continue;
-    if (h->win == last_win && h->rank == last_rank && !h->notify && !h->offload_seq) {  // flushed just now
+    if (h->win == last_win && h->rank == last_rank && !h->notify &&
+        !h->offload_seq) {  // flushed just now
       if (h->unpack != nullptr) unpack_once(h->unpack);
       handle_release(h);
       handles[i] = DART_HANDLE_NULL;
@@ -428,18 +433,10 @@ dart_ret_t flush_impl(const dart_gptr_t &gp, FlushKind kind, const char *fn) {
   if (t.win == MPI_WIN_NULL) return DART_OK;
   const uint64_t mark = span_unpacks_mark(t.seg);
   switch (kind) {
-    case FlushKind::One:
-      DART_MPI(MPI_Win_flush(t.rank, t.win), fn);
-      break;
-    case FlushKind::Local:
-      DART_MPI(win_flush_local(t.rank, t.win), fn);
-      break;
-    case FlushKind::All:
-      DART_MPI(MPI_Win_flush_all(t.win), fn);
-      break;
-    case FlushKind::LocalAll:
-      DART_MPI(win_flush_local_all(t.win), fn);
-      break;
+    case FlushKind::One: DART_MPI(MPI_Win_flush(t.rank, t.win), fn); break;
+    case FlushKind::Local: DART_MPI(win_flush_local(t.rank, t.win), fn); break;
+    case FlushKind::All: DART_MPI(MPI_Win_flush_all(t.win), fn); break;
+    case FlushKind::LocalAll: DART_MPI(win_flush_local_all(t.win), fn); break;
   }
   segment_sync(t.seg);  // separate model: completed RMA on own memory becomes loadable
   span_unpacks_flushed(t.seg, kind == FlushKind::One || kind == FlushKind::Local ? t.rank : -1,
@@ -530,8 +527,7 @@ __attribute__((always_inline)) inline dart_ret_t transfer(const dart_gptr_t &gpt
   Fast f;
   if ((M != Mode::Handle || handle != nullptr) &&
       (f.bytes = fast_bytes(buf, nelem, local_t, remote_t)) != 0 &&
-      DART_LIKELY(g->progress == nullptr) && xlate_hit(gptr, f.bytes, &f) &&
-      f.direct != nullptr) {
+      DART_LIKELY(g->progress == nullptr) && xlate_hit(gptr, f.bytes, &f) && f.direct != nullptr) {
     fast_copy(f, buf, Put);
     if (M == Mode::Handle) *handle = DART_HANDLE_NULL;
     return DART_OK;
@@ -548,8 +544,8 @@ dart_ret_t put_blocking_as(const dart_gptr_t &gptr, const void *src, size_t nele
 }
 
 dart_ret_t put_handle_as(const dart_gptr_t &gptr, const void *src, size_t nelem,
-                         dart_datatype_t src_type, dart_datatype_t dst_type,
-                         dart_handle_t *handle, const char *fn) {
+                         dart_datatype_t src_type, dart_datatype_t dst_type, dart_handle_t *handle,
+                         const char *fn) {
   return transfer<true, Mode::Handle>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,
                                       handle, fn);
 }
@@ -605,14 +601,13 @@ dart_ret_t dart_put(dart_gptr_t gptr, const void *src, size_t nelem, dart_dataty
 
 dart_ret_t dart_get(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
                     dart_datatype_t dst_type) {
-  return transfer<false, Mode::AtFlush>(gptr, dest, nelem, dst_type, src_type, nullptr,
-                                        "dart_get");
+  return transfer<false, Mode::AtFlush>(gptr, dest, nelem, dst_type, src_type, nullptr, "dart_get");
 }
 
 dart_ret_t dart_put_blocking(dart_gptr_t gptr, const void *src, size_t nelem,
                              dart_datatype_t src_type, dart_datatype_t dst_type) {
-  return transfer<true, Mode::Blocking>(gptr, const_cast<void *>(src), nelem, src_type,
-                                        dst_type, nullptr, "dart_put_blocking");
+  return transfer<true, Mode::Blocking>(gptr, const_cast<void *>(src), nelem, src_type, dst_type,
+                                        nullptr, "dart_put_blocking");
 }
 
 dart_ret_t dart_get_blocking(void *dest, dart_gptr_t gptr, size_t nelem, dart_datatype_t src_type,
@@ -732,7 +727,9 @@ dart_ret_t dart_handle_free(dart_handle_t *handle) {
 }
 
 dart_ret_t dart_flush(dart_gptr_t gptr) { return flush_impl(gptr, FlushKind::One, "dart_flush"); }
-dart_ret_t dart_flush_all(dart_gptr_t gptr) { return flush_impl(gptr, FlushKind::All, "dart_flush_all"); }
+dart_ret_t dart_flush_all(dart_gptr_t gptr) {
+  return flush_impl(gptr, FlushKind::All, "dart_flush_all");
+}
 dart_ret_t dart_flush_local(dart_gptr_t gptr) {
   return flush_impl(gptr, FlushKind::Local, "dart_flush_local");
 }

@@ -20,9 +20,10 @@ class PoolAllocator {
   // false if offset is not a live allocation.
   bool release(size_t offset);
   size_t free_bytes() const { return free_total_; }
+
  private:
-  std::map<size_t, size_t> free_;             // offset -> size
-  std::unordered_map<size_t, size_t> used_;   // offset -> size
+  std::map<size_t, size_t> free_;            // offset -> size
+  std::unordered_map<size_t, size_t> used_;  // offset -> size
   size_t free_total_ = 0;
   size_t align_ = 64;
 };

@@ -45,7 +45,7 @@ namespace detail {
 
 namespace {
 
-constexpr int kRing = 256;          // descriptors per unit
+constexpr int kRing = 256;           // descriptors per unit
 constexpr int kTagMembers = 0x7d01;  // the member list of a new team, to progress processes
 
 enum Op : uint32_t { OpNone, OpTeamCreate, OpTeamFree, OpSegCreate, OpSegFree };
@@ -53,9 +53,9 @@ enum Op : uint32_t { OpNone, OpTeamCreate, OpTeamFree, OpSegCreate, OpSegFree };
 struct Desc {  // one offloaded transfer
   uint32_t put;
   int32_t teamid, segkey;  // the segment: its team and Segment::pkey
-  int32_t rank;      // in the segment's window; -1: same node (`direct`)
+  int32_t rank;            // in the segment's window; -1: same node (`direct`)
   uint64_t disp;
-  uint64_t local;    // addresses in the unit's process
+  uint64_t local;  // addresses in the unit's process
   uint64_t direct;
   uint64_t bytes;
 };
@@ -63,9 +63,9 @@ struct Desc {  // one offloaded transfer
 struct CollReq {  // a collective step the progress processes take part in
   uint32_t op;
   int32_t teamid, segkey;  // Segment::pkey for segment requests
-  int32_t node_members;  // units of the team on this node
+  int32_t node_members;    // units of the team on this node
   int32_t team_rank;
-  int32_t flag;          // OpSegFree: free the windows
+  int32_t flag;  // OpSegFree: free the windows
 };
 
 // A doorbell in node shared memory. On an oversubscribed machine a waiter that found
@@ -106,8 +106,8 @@ struct Control {
   alignas(64) std::atomic<uint64_t> head;  // unit: descriptors published
   alignas(64) std::atomic<uint64_t> done;  // progress process: descriptors complete
   Bell done_bell;                          // rung by the progress process after `done`
-  std::atomic<int32_t> error;             // progress process: errno of a failed copy
-  std::atomic<int32_t> cma;               // progress process: 1 cross-memory attach works, 2 not
+  std::atomic<int32_t> error;              // progress process: errno of a failed copy
+  std::atomic<int32_t> cma;                // progress process: 1 cross-memory attach works, 2 not
   alignas(64) std::atomic<uint64_t> coll_seq;  // unit: requests posted
   CollReq coll;
   std::atomic<uint32_t> exiting;  // unit: in dart_exit
@@ -116,10 +116,10 @@ struct Control {
   Desc ring[kRing];
 };
 
-struct Peer {  // what every process knows about every process of the job
-  int32_t unit;       // unit id, -1 for a progress process
-  int32_t node;       // node index
-  int32_t pindex;     // progress process: its index on its node (0..k-1)
+struct Peer {      // what every process knows about every process of the job
+  int32_t unit;    // unit id, -1 for a progress process
+  int32_t node;    // node index
+  int32_t pindex;  // progress process: its index on its node (0..k-1)
   int32_t pad;
 };
 
@@ -129,17 +129,17 @@ struct Progress {
   int k = 0;
   MPI_Comm world_all = MPI_COMM_NULL, node_all = MPI_COMM_NULL;
   MPI_Win ctl_win = MPI_WIN_NULL, lock_win = MPI_WIN_NULL;
-  int lock_host = -1;                   // world_all rank holding the creation lock word
-  std::vector<Peer> peers;              // by world_all rank
-  std::vector<int> unit_rank;           // unit id -> world_all rank
+  int lock_host = -1;                     // world_all rank holding the creation lock word
+  std::vector<Peer> peers;                // by world_all rank
+  std::vector<int> unit_rank;             // unit id -> world_all rank
   std::vector<std::vector<int>> node_ps;  // node -> world_all ranks of its progress processes
-  std::vector<Control *> ctl;           // node units' control blocks (node-local order)
-  std::vector<int> ctl_rank;            // their world_all ranks
-  Control *mine = nullptr;              // a unit's own block
+  std::vector<Control *> ctl;             // node units' control blocks (node-local order)
+  std::vector<int> ctl_rank;              // their world_all ranks
+  Control *mine = nullptr;                // a unit's own block
   std::vector<Bell *> bells;  // the node's progress processes' doorbells (work), by pindex
   Bell *bell = nullptr;       // unit: its progress process's; progress process: its own
-  std::mutex produce;                   // enqueueing threads
-  uint64_t issued = 0;                  // descriptors published (under produce)
+  std::mutex produce;         // enqueueing threads
+  uint64_t issued = 0;        // descriptors published (under produce)
 };
 
 namespace {
@@ -171,7 +171,8 @@ void must_barrier(MPI_Comm c) {
   if (!g->oversubscribed) return must_barrier(c);
   MPI_Request req;
   must(MPI_Ibarrier(c, &req), "MPI_Ibarrier");
-  if (wait_backoff(&req, "progress") != DART_OK) die("MPI_Ibarrier failed: %s", dart_error_detail());
+  if (wait_backoff(&req, "progress") != DART_OK)
+    die("MPI_Ibarrier failed: %s", dart_error_detail());
 }
 
 std::vector<int> team_group_ranks(const Progress &p, const std::vector<int> &unit_ranks) {
@@ -262,7 +263,7 @@ class Server {
     Desc d;
     char *bounce;
     size_t cap;
-    bool get_rma;   // a get whose data is in `bounce` after the flush
+    bool get_rma;  // a get whose data is in `bounce` after the flush
   };
   bool poll_rings();
   void take(int u, uint64_t seq, const Desc &d);
@@ -351,8 +352,10 @@ void Server::take(int u, uint64_t seq, const Desc &d) {
   q.bounce = bounce(d.bytes, &q.cap);
   bool ok = true;
   if (d.rank < 0) {  // same node: both addresses are the unit's
-    ok = d.put ? cma(u, false, q.bounce, d.local, d.bytes) && cma(u, true, q.bounce, d.direct, d.bytes)
-               : cma(u, false, q.bounce, d.direct, d.bytes) && cma(u, true, q.bounce, d.local, d.bytes);
+    ok = d.put ? cma(u, false, q.bounce, d.local, d.bytes) &&
+                     cma(u, true, q.bounce, d.direct, d.bytes)
+               : cma(u, false, q.bounce, d.direct, d.bytes) &&
+                     cma(u, true, q.bounce, d.local, d.bytes);
     if (!ok) fault(u, errno);
   } else {
     auto it = segs_.find({d.teamid, d.segkey});
@@ -363,12 +366,14 @@ void Server::take(int u, uint64_t seq, const Desc &d) {
         fault(u, errno);
       } else {
         must(MPI_Put(q.bounce, (int)d.bytes, MPI_BYTE, d.rank, (MPI_Aint)d.disp, (int)d.bytes,
-                     MPI_BYTE, it->second.win), "MPI_Put");
+                     MPI_BYTE, it->second.win),
+             "MPI_Put");
         flush_.insert({it->second.win, d.rank});
       }
     } else {
       must(MPI_Get(q.bounce, (int)d.bytes, MPI_BYTE, d.rank, (MPI_Aint)d.disp, (int)d.bytes,
-                   MPI_BYTE, it->second.win), "MPI_Get");
+                   MPI_BYTE, it->second.win),
+           "MPI_Get");
       flush_.insert({it->second.win, d.rank});
       q.get_rma = true;
     }
@@ -445,7 +450,8 @@ void Server::execute(const CollReq &r, const std::vector<std::pair<int, int>> &p
       MPI_Get_count(&st, MPI_INT, &n);
       std::vector<int> units((size_t)n);
       must(MPI_Recv(units.data(), n, MPI_INT, p_->ctl_rank[leader], kTagMembers, p_->world_all,
-                    MPI_STATUS_IGNORE), "MPI_Recv");
+                    MPI_STATUS_IGNORE),
+           "MPI_Recv");
       TeamP tp;
       tp.comm = create_group_comm(p_->world_all, team_group_ranks(*p_, units), r.teamid);
       int rank = 0;
@@ -488,7 +494,8 @@ void Server::execute(const CollReq &r, const std::vector<std::pair<int, int>> &p
                           bl + szl > start;
       const MPI_Aint region = expose ? (MPI_Aint)((bl + szl) - start) : 0;
       must(MPI_Win_create(expose ? start : nullptr, expose ? region : 0, 1, MPI_INFO_NULL,
-                          it->second.comm, &sp.win), "MPI_Win_create");
+                          it->second.comm, &sp.win),
+           "MPI_Win_create");
       MPI_Win_set_errhandler(sp.win, MPI_ERRORS_RETURN);
       must(MPI_Win_lock_all(MPI_MODE_NOCHECK, sp.win), "MPI_Win_lock_all");
       must_barrier(it->second.comm);
@@ -509,8 +516,7 @@ void Server::execute(const CollReq &r, const std::vector<std::pair<int, int>> &p
       segs_.erase(it);
       break;
     }
-    default:
-      die("unknown request %u", r.op);
+    default: die("unknown request %u", r.op);
   }
 }
 
@@ -533,8 +539,8 @@ void Server::check_units() {
       if (stat >> pid >> comm >> state) gone = state == "Z" || state == "X";
     }
     if (gone)
-      die("unit on MPI_COMM_WORLD rank %d (pid %d) ended without dart_exit",
-          p_->ctl_rank[u], (int)c->pid);
+      die("unit on MPI_COMM_WORLD rank %d (pid %d) ended without dart_exit", p_->ctl_rank[u],
+          (int)c->pid);
   }
 }
 
@@ -594,13 +600,15 @@ dart_ret_t progress_start(State *s, const char *fn) {
     return fail(DART_ERR_INVAL, fn,
                 "DART_PROGRESS_PER_NODE=%d: progress processes need dart_init to start MPI; "
                 "MPI was initialized by the application, whose MPI_COMM_WORLD would contain "
-                "them", k);
+                "them",
+                k);
   int wsize = 0, wr = 0;
   DART_MPI(MPI_Comm_size(MPI_COMM_WORLD, &wsize), fn);
   if (wsize == 1)
     return fail(DART_ERR_INVAL, fn,
                 "DART_PROGRESS_PER_NODE=%d in a run of one process (a singleton, or mpiexec "
-                "-n 1): there is no process to serve as a progress process", k);
+                "-n 1): there is no process to serve as a progress process",
+                k);
   std::unique_ptr<Progress> p(new Progress());
   p->k = k;
   DART_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &p->world_all), fn);
@@ -623,7 +631,8 @@ dart_ret_t progress_start(State *s, const char *fn) {
     return fail(DART_ERR_INVAL, fn,
                 "DART_PROGRESS_PER_NODE=%d: a node has only %d process(es), it needs at "
                 "least %d (its progress processes and a unit); start units + %d per node "
-                "processes (python/dartpy/launch.py, job_processes)", k, worst, k + 1, k);
+                "processes (python/dartpy/launch.py, job_processes)",
+                k, worst, k + 1, k);
   }
   const bool is_p = (r - start) >= gsize - k;
   const int pindex = is_p ? (r - start) - (gsize - k) : -1;
@@ -672,8 +681,9 @@ dart_ret_t progress_start(State *s, const char *fn) {
       arc != MPI_SUCCESS) {
     // Shared memory of MPI lives in /dev/shm, which containers often cap (64 MiB).
     struct statvfs vfs;
-    const unsigned long long avail =
-        statvfs("/dev/shm", &vfs) == 0 ? (unsigned long long)vfs.f_bavail * vfs.f_frsize : 0;
+    const unsigned long long avail = statvfs("/dev/shm", &vfs) == 0
+                                         ? (unsigned long long)vfs.f_bavail * vfs.f_frsize
+                                         : 0;
     mpi_fail(arc, fn, "MPI_Win_allocate_shared");
     const std::string why = dart_error_detail();
     return fail(DART_ERR_NOMEM, fn,
@@ -724,7 +734,8 @@ dart_ret_t progress_start(State *s, const char *fn) {
   p->lock_host = p->node_ps[0][0];
   int *word = nullptr;
   DART_MPI(MPI_Win_allocate(wr == p->lock_host ? (MPI_Aint)sizeof(int) : 0, sizeof(int),
-                            MPI_INFO_NULL, p->world_all, &word, &p->lock_win), fn);
+                            MPI_INFO_NULL, p->world_all, &word, &p->lock_win),
+           fn);
   if (wr == p->lock_host) *word = 0;
   DART_MPI(MPI_Win_lock_all(MPI_MODE_NOCHECK, p->lock_win), fn);
   DART_MPI(MPI_Barrier(p->world_all), fn);
@@ -788,69 +799,77 @@ void progress_team_create(Team *t, Agreement *a, const char *fn) {
   int node_first = 0;  // the team's first unit on this node sends the member list
   while (g->node_of[(size_t)t->global[(size_t)node_first]] != mynode) ++node_first;
   const CollReq r{OpTeamCreate, t->id, 0, node_members(t), t->myid, 0};
-  a->step(progress_locked(t->comm, [&] {
-    post(r);
-    if (node_first == t->myid)
-      for (int q : p.node_ps[(size_t)mynode])
-        must(MPI_Send(units.data(), (int)units.size(), MPI_INT, q, kTagMembers, p.world_all),
-             "MPI_Send");
-    t->comm_p = create_group_comm(p.world_all, ranks, t->id);
-    must(MPI_Comm_split(t->comm_p, mynode, t->myid, &t->node_comm_p), "MPI_Comm_split");
-    MPI_Comm_set_errhandler(t->node_comm_p, MPI_ERRORS_RETURN);
-    must_barrier(t->comm_p);
-  }, fn));
+  a->step(progress_locked(
+      t->comm,
+      [&] {
+        post(r);
+        if (node_first == t->myid)
+          for (int q : p.node_ps[(size_t)mynode])
+            must(MPI_Send(units.data(), (int)units.size(), MPI_INT, q, kTagMembers, p.world_all),
+                 "MPI_Send");
+        t->comm_p = create_group_comm(p.world_all, ranks, t->id);
+        must(MPI_Comm_split(t->comm_p, mynode, t->myid, &t->node_comm_p), "MPI_Comm_split");
+        MPI_Comm_set_errhandler(t->node_comm_p, MPI_ERRORS_RETURN);
+        must_barrier(t->comm_p);
+      },
+      fn));
   // The first progress process of a unit's node exposes its memory.
   t->served_rank.assign((size_t)t->size, -1);
   for (int u = 0; u < t->size; ++u) {
     const int first = p.node_ps[(size_t)g->node_of[(size_t)t->global[(size_t)u]]][0];
-    t->served_rank[(size_t)u] =
-        (int)(std::find(ranks.begin(), ranks.end(), first) - ranks.begin());
+    t->served_rank[(size_t)u] = (int)(std::find(ranks.begin(), ranks.end(), first) - ranks.begin());
   }
 }
 
 void progress_team_free(Team *t) {
   const CollReq r{OpTeamFree, t->id, 0, node_members(t), t->myid, 0};
-  progress_locked(t->comm, [&] {
-    post(r);
-    must_barrier(t->comm_p);
-    MPI_Comm_free(&t->node_comm_p);
-    MPI_Comm_free(&t->comm_p);
-  }, "dart_team_destroy");
+  progress_locked(
+      t->comm,
+      [&] {
+        post(r);
+        must_barrier(t->comm_p);
+        MPI_Comm_free(&t->node_comm_p);
+        MPI_Comm_free(&t->comm_p);
+      },
+      "dart_team_destroy");
 }
 
 void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, const char *fn) {
   s->pkey = ++t->progress_segments;
   const CollReq r{OpSegCreate, t->id, s->pkey, node_members(t), t->myid, 0};
   uint64_t disp = 0;
-  a->step(progress_locked(t->comm, [&] {
-    post(r);
-    char *base = nullptr;
-    must(MPI_Win_allocate_shared((MPI_Aint)padded, 1, g->shm_info[1], t->node_comm_p, &base,
-                                 &s->shm_win),
-         "MPI_Win_allocate_shared");
-    MPI_Win_set_errhandler(s->shm_win, MPI_ERRORS_RETURN);
-    auto align = [](char *q) {
-      return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(q) + 63) / 64 * 64);
-    };
-    s->direct.assign((size_t)t->size, nullptr);
-    char *b0 = nullptr;
-    for (int u = 0; u < t->size; ++u) {
-      if (t->node_rank[(size_t)u] < 0) continue;
-      MPI_Aint sz = 0;
-      int du = 0;
-      char *q = nullptr;
-      must(MPI_Win_shared_query(s->shm_win, t->node_rank[(size_t)u], &sz, &du, &q),
-           "MPI_Win_shared_query");
-      if (t->node_rank[(size_t)u] == 0) b0 = q;
-      s->direct[(size_t)u] = align(q);
-    }
-    s->local_base = s->direct[(size_t)t->myid];
-    char *start = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(b0) & ~uintptr_t(15));
-    disp = (uint64_t)(s->local_base - start);
-    must(MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, t->comm_p, &s->win), "MPI_Win_create");
-    MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN);
-    must_barrier(t->comm_p);
-  }, fn));
+  a->step(progress_locked(
+      t->comm,
+      [&] {
+        post(r);
+        char *base = nullptr;
+        must(MPI_Win_allocate_shared((MPI_Aint)padded, 1, g->shm_info[1], t->node_comm_p, &base,
+                                     &s->shm_win),
+             "MPI_Win_allocate_shared");
+        MPI_Win_set_errhandler(s->shm_win, MPI_ERRORS_RETURN);
+        auto align = [](char *q) {
+          return reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(q) + 63) / 64 * 64);
+        };
+        s->direct.assign((size_t)t->size, nullptr);
+        char *b0 = nullptr;
+        for (int u = 0; u < t->size; ++u) {
+          if (t->node_rank[(size_t)u] < 0) continue;
+          MPI_Aint sz = 0;
+          int du = 0;
+          char *q = nullptr;
+          must(MPI_Win_shared_query(s->shm_win, t->node_rank[(size_t)u], &sz, &du, &q),
+               "MPI_Win_shared_query");
+          if (t->node_rank[(size_t)u] == 0) b0 = q;
+          s->direct[(size_t)u] = align(q);
+        }
+        s->local_base = s->direct[(size_t)t->myid];
+        char *start = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(b0) & ~uintptr_t(15));
+        disp = (uint64_t)(s->local_base - start);
+        must(MPI_Win_create(nullptr, 0, 1, MPI_INFO_NULL, t->comm_p, &s->win), "MPI_Win_create");
+        MPI_Win_set_errhandler(s->win, MPI_ERRORS_RETURN);
+        must_barrier(t->comm_p);
+      },
+      fn));
   // The fault hook's sites of this creation (DART_FAULT; the MPI calls above succeeded).
   if (fault(FaultSite::WinAllocateShared))
     a->step(fault_fail(FaultSite::WinAllocateShared, fn, "MPI_Win_allocate_shared"));
@@ -859,8 +878,8 @@ void progress_segment_create(Team *t, Segment *s, size_t padded, Agreement *a, c
   if (fault(FaultSite::WinCreate)) a->step(fault_fail(FaultSite::WinCreate, fn, "MPI_Win_create"));
   // Every unit's displacement in the window of its node's progress process.
   s->pads.assign((size_t)t->size, 0);
-  a->step(mpi_check(MPI_Allgather(&disp, 1, MPI_UINT64_T, s->pads.data(), 1, MPI_UINT64_T,
-                                  t->comm), fn, "MPI_Allgather"));
+  a->step(mpi_check(MPI_Allgather(&disp, 1, MPI_UINT64_T, s->pads.data(), 1, MPI_UINT64_T, t->comm),
+                    fn, "MPI_Allgather"));
   s->ranks = t->served_rank;
 }
 
@@ -871,16 +890,19 @@ dart_ret_t progress_segment_free(Segment *s, bool windows, const char *fn) {
   auto step = [&](int mrc, const char *what) {  // every step runs; the first error wins
     if (mrc != MPI_SUCCESS && rc == DART_OK) rc = mpi_fail(mrc, fn, what);
   };
-  progress_locked(t->comm, [&] {
-    post(r);
-    if (windows) {
-      if (s->locked_win) step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
-      step(MPI_Win_free(&s->win), "MPI_Win_free");
-      if (s->locked_shm) step(MPI_Win_unlock_all(s->shm_win), "MPI_Win_unlock_all");
-      step(MPI_Win_free(&s->shm_win), "MPI_Win_free");
-    }
-    must_barrier(t->comm_p);
-  }, fn);
+  progress_locked(
+      t->comm,
+      [&] {
+        post(r);
+        if (windows) {
+          if (s->locked_win) step(MPI_Win_unlock_all(s->win), "MPI_Win_unlock_all");
+          step(MPI_Win_free(&s->win), "MPI_Win_free");
+          if (s->locked_shm) step(MPI_Win_unlock_all(s->shm_win), "MPI_Win_unlock_all");
+          step(MPI_Win_free(&s->shm_win), "MPI_Win_free");
+        }
+        must_barrier(t->comm_p);
+      },
+      fn);
   s->win = s->shm_win = MPI_WIN_NULL;
   return rc;
 }
@@ -937,8 +959,7 @@ dart_ret_t progress_wait(uint64_t seq, const char *fn) {
   if (int err = c->error.exchange(0, std::memory_order_acq_rel); err != 0)
     return fail(DART_ERR_OTHER, fn,
                 "the progress process could not carry out an offloaded transfer: %s",
-                err == ENOENT ? "its segment was freed before it completed"
-                              : std::strerror(err));
+                err == ENOENT ? "its segment was freed before it completed" : std::strerror(err));
   return DART_OK;
 }
 

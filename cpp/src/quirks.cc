@@ -16,26 +16,47 @@ namespace {
 // 4.1.4, Debian 12's, shows the first two) up to the first release known to behave.
 // Open MPI 5 replaced osc/rdma's btl path; unverified there, so the range ends at 5.0.
 const QuirkInfo kQuirks[(unsigned)Quirk::kCount] = {
-    {"ompi-rdma-cas64-self", "Open MPI", {0, 0, 0}, {5, 0, 0},
+    {"ompi-rdma-cas64-self",
+     "Open MPI",
+     {0, 0, 0},
+     {5, 0, 0},
      "64-bit MPI_Compare_and_swap to oneself on an osc/rdma window crashes; DART flushes "
      "and uses a CPU compare-and-swap"},
-    {"ompi-rdma-logical-ops", "Open MPI", {0, 0, 0}, {5, 0, 0},
+    {"ompi-rdma-logical-ops",
+     "Open MPI",
+     {0, 0, 0},
+     {5, 0, 0},
      "MPI_LAND/LOR/LXOR on 4- and 8-byte integers are wrong in osc/rdma atomics; DART "
      "runs them as a compare-and-swap loop"},
-    {"single-process-no-window", "", {0, 0, 0}, {0, 0, 0},
+    {"single-process-no-window",
+     "",
+     {0, 0, 0},
+     {0, 0, 0},
      "Open MPI cannot create a window over one process; registered memory of one-unit "
      "teams has no window"},
-    {"shared-part-alignment", "", {0, 0, 0}, {0, 0, 0},
+    {"shared-part-alignment",
+     "",
+     {0, 0, 0},
+     {0, 0, 0},
      "shared-window parts need not be 64-byte aligned (Open MPI osc/sm: page + 8); DART "
      "pads each part (on every MPI)"},
-    {"ompi-rdma-shared-file", "Open MPI", {0, 0, 0}, {5, 0, 0},
+    {"ompi-rdma-shared-file",
+     "Open MPI",
+     {0, 0, 0},
+     {5, 0, 0},
      "osc/rdma names a window's shared-memory file after the communicator's context id, "
      "which sibling teams share; DART serializes MPI_Win_create per machine"},
-    {"win-create-base-alignment", "", {0, 0, 0}, {0, 0, 0},
+    {"win-create-base-alignment",
+     "",
+     {0, 0, 0},
+     {0, 0, 0},
      "RMA on an MPI_Win_create window with a base not 16-byte aligned lands up to 15 bytes "
      "too low (MPICH 4.0.2 ch4:ucx); DART aligns the progress processes' windows down "
      "(registered memory is attached to a dynamic window instead) (on every MPI)"},
-    {"mpich-flush-local-threads", "MPICH", {4, 0, 0}, {0, 0, 0},
+    {"mpich-flush-local-threads",
+     "MPICH",
+     {4, 0, 0},
+     {0, 0, 0},
      "with MPI_THREAD_MULTIPLE, MPI_Win_flush_local(_all) can return before a get has "
      "delivered its data while other threads use the window (4.0.2 ch4:ucx); DART's local "
      "flushes are MPI_Win_flush(_all) then"},

@@ -70,9 +70,7 @@ Team::~Team() {
   locality_team_free(this);
 }
 
-void register_team(Team *t) {
-  g->teams.set((size_t)t->id, t);
-}
+void register_team(Team *t) { g->teams.set((size_t)t->id, t); }
 
 void release_team(Team *t, const Agreement &a) {
   if (t->served()) progress_team_free(t);
@@ -128,7 +126,10 @@ dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_
   // instead of hanging the others.
   int bad_unit = -1;
   for (int gid : members)
-    if (parent->g2l.find(gid) == parent->g2l.end()) { bad_unit = gid; break; }
+    if (parent->g2l.find(gid) == parent->g2l.end()) {
+      bad_unit = gid;
+      break;
+    }
   const bool bad = local_rc != DART_OK || bad_unit >= 0;
   int in[3] = {alone.owns_lock() ? g->next_team_id : 0, bad ? 1 : 0, alone.owns_lock() ? 0 : 1};
   int out[3] = {0, 0, 0};
@@ -143,7 +144,8 @@ dart_ret_t create_from(Team *parent, const std::vector<int> &members, dart_team_
   if (out[2] != 0)
     return fail(DART_ERR_INVAL, fn,
                 "another thread of %s was creating a team at the same time (a unit creates "
-                "one team at a time)", alone.owns_lock() ? "another unit" : "this unit");
+                "one team at a time)",
+                alone.owns_lock() ? "another unit" : "this unit");
   int id = out[0];
   if (id > 32767)
     return fail(DART_ERR_OTHER, fn,
@@ -196,8 +198,9 @@ dart_ret_t dart_team_create(dart_team_t teamid, const dart_group_t group, dart_t
     local = fail(DART_ERR_INVAL, fn, "newteam is NULL");
   else if (group != DART_GROUP_NULL)
     local = group_check(group, fn, "group");
-  const std::vector<int> &members =
-      (local == DART_OK && group != DART_GROUP_NULL) ? group_members(group) : no_members;
+  const std::vector<int> &members = (local == DART_OK && group != DART_GROUP_NULL)
+                                        ? group_members(group)
+                                        : no_members;
   return create_from(parent, members, newteam, local, fn);
 }
 
@@ -219,8 +222,7 @@ dart_ret_t dart_team_create_from_comm(dart_team_t teamid, MPI_Comm comm, dart_te
   } else if (comm != MPI_COMM_NULL) {
     int inter = 0, n = 0;
     check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
-    if (local == DART_OK && inter)
-      local = fail(DART_ERR_INVAL, fn, "comm is an intercommunicator");
+    if (local == DART_OK && inter) local = fail(DART_ERR_INVAL, fn, "comm is an intercommunicator");
     MPI_Group cg = MPI_GROUP_NULL;
     if (local == DART_OK) check(MPI_Comm_group(comm, &cg), "MPI_Comm_group");
     if (local == DART_OK) check(MPI_Group_size(cg, &n), "MPI_Group_size");
@@ -232,8 +234,10 @@ dart_ret_t dart_team_create_from_comm(dart_team_t teamid, MPI_Comm comm, dart_te
             "MPI_Group_translate_ranks");
       for (int i = 0; i < n && local == DART_OK; ++i)
         if (members[i] == MPI_UNDEFINED)
-          local = fail(DART_ERR_INVAL, fn, "rank %d of comm is not a DART unit (a process "
-                       "outside DART_TEAM_ALL)", i);
+          local = fail(DART_ERR_INVAL, fn,
+                       "rank %d of comm is not a DART unit (a process "
+                       "outside DART_TEAM_ALL)",
+                       i);
     }
     if (cg != MPI_GROUP_NULL) MPI_Group_free(&cg);
     if (local != DART_OK) members.clear();
@@ -257,7 +261,8 @@ dart_ret_t dart_team_destroy(dart_team_t *teamid) {
   const char *fn = "dart_team_destroy";
   DART_TRY(check_init(fn));
   if (teamid == nullptr) return fail(DART_ERR_INVAL, fn, "teamid is NULL");
-  if (*teamid == DART_TEAM_ALL) return fail(DART_ERR_INVAL, fn, "DART_TEAM_ALL cannot be destroyed");
+  if (*teamid == DART_TEAM_ALL)
+    return fail(DART_ERR_INVAL, fn, "DART_TEAM_ALL cannot be destroyed");
   Team *t = nullptr;
   DART_TRY(get_team(*teamid, fn, &t));
   DART_TRY(progress_drain(fn));
@@ -305,8 +310,8 @@ dart_ret_t dart_team_unit_l2g(dart_team_t teamid, dart_team_unit_t localid,
   DART_TRY(get_team(teamid, fn, &t));
   if (globalid == nullptr) return fail(DART_ERR_INVAL, fn, "globalid is NULL");
   if (localid.id < 0 || localid.id >= t->size)
-    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", localid.id,
-                t->size, (int)teamid);
+    return fail(DART_ERR_INVAL, fn, "unit %d out of range [0, %d) of team %d", localid.id, t->size,
+                (int)teamid);
   globalid->id = t->global[localid.id];
   return DART_OK;
 }

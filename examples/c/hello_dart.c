@@ -14,14 +14,13 @@
 
 #define MSG_LEN 64
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    dart_ret_t rc_ = (call);                                                         \
-    if (rc_ != DART_OK) {                                                            \
-      fprintf(stderr, "%s failed: %s (%s)\n", #call, dart_strerror(rc_),             \
-              dart_error_detail());                                                  \
-      dart_abort(1);                                                                 \
-    }                                                                                \
+#define CHECK(call)                                                                            \
+  do {                                                                                         \
+    dart_ret_t rc_ = (call);                                                                   \
+    if (rc_ != DART_OK) {                                                                      \
+      fprintf(stderr, "%s failed: %s (%s)\n", #call, dart_strerror(rc_), dart_error_detail()); \
+      dart_abort(1);                                                                           \
+    }                                                                                          \
   } while (0)
 
 int main(int argc, char **argv) {
@@ -48,7 +47,7 @@ int main(int argc, char **argv) {
    * my mailbox directly (same node) or had to use MPI RMA (other node). */
   char line[160];
   void *mine;
-  CHECK(dart_gptr_getaddr(box, &mine));  /* NULL unless I am unit 0 of the gptr */
+  CHECK(dart_gptr_getaddr(box, &mine)); /* NULL unless I am unit 0 of the gptr */
   dart_gptr_t self = box;
   CHECK(dart_gptr_setunit(&self, DART_TEAM_UNIT_ID(me.id)));
   CHECK(dart_gptr_getaddr(self, &mine));
@@ -56,8 +55,8 @@ int main(int argc, char **argv) {
   dart_global_unit_t left = {(me.id + (int)n - 1) % (int)n};
   CHECK(dart_unit_node(me, &my_node));
   CHECK(dart_unit_node(left, &left_node));
-  snprintf(line, sizeof line, "unit %d (node %d) got \"%s\" via %s", me.id, my_node,
-           (char *)mine, left_node == my_node ? "direct load/store" : "MPI RMA");
+  snprintf(line, sizeof line, "unit %d (node %d) got \"%s\" via %s", me.id, my_node, (char *)mine,
+           left_node == my_node ? "direct load/store" : "MPI RMA");
 
   char *all = NULL;
   if (me.id == 0) all = malloc(n * sizeof line);

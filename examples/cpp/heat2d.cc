@@ -27,14 +27,14 @@ int main(int argc, char **argv) {
   const heat::Args args = heat::parse_args(argc, argv, false);
   const long nx = args.nx, ny = args.ny;
   try {
-    const auto opt = dart::ArrayOptions().halo(1).exchange(
-        args.notify ? DART_ARRAY_EXCHANGE_NOTIFY : DART_ARRAY_EXCHANGE_GET);
+    const auto opt = dart::ArrayOptions().halo(1).exchange(args.notify ? DART_ARRAY_EXCHANGE_NOTIFY
+                                                                       : DART_ARRAY_EXCHANGE_GET);
     // --restart: the iterate of a file (any number of units wrote it), else the initial
     // state; the next iterate's points are all written before they are read.
-    dart::Array<double> field[2] = {
-        args.restart.empty() ? dart::Array<double>({nx, ny}, opt)
-                             : dart::Array<double>::load(args.restart, opt),
-        dart::Array<double>({nx, ny}, opt)};
+    dart::Array<double> field[2] = {args.restart.empty()
+                                        ? dart::Array<double>({nx, ny}, opt)
+                                        : dart::Array<double>::load(args.restart, opt),
+                                    dart::Array<double>({nx, ny}, opt)};
     const dart::Array<double> &a = field[0];
     if (a.shape(0) != nx || a.shape(1) != ny)
       throw dart::error(DART_ERR_INVAL, "--restart " + args.restart + " is not a " +
@@ -78,9 +78,9 @@ int main(int argc, char **argv) {
         const double t2 = heat::wtime();
         u.update_halo_end();
         const double t3 = heat::wtime();
-        sweep(u, un, i0, i0 + 1, j0, j1);  // the outer ring: the first row,
+        sweep(u, un, i0, i0 + 1, j0, j1);                    // the outer ring: the first row,
         sweep(u, un, std::max(i0 + 1, i1 - 1), i1, j0, j1);  // the last row,
-        sweep(u, un, i0 + 1, i1 - 1, j0, j0 + 1);  // the first and
+        sweep(u, un, i0 + 1, i1 - 1, j0, j0 + 1);            // the first and
         sweep(u, un, i0 + 1, i1 - 1, std::max(j0 + 1, j1 - 1), j1);  // last column
         t_halo += (t1 - t0) + (t3 - t2);
         t_compute += (t2 - t1) + (heat::wtime() - t3);
@@ -93,8 +93,8 @@ int main(int argc, char **argv) {
     field[cur].gather(global.data(), 0);  // for the checksum
     if (!args.out.empty()) field[cur].save(args.out);
     heat::report("heat2d", std::to_string(a.procs(0)) + " x " + std::to_string(a.procs(1)),
-                 std::to_string(nx) + " x " + std::to_string(ny), args, t_halo, t_compute,
-                 global, a.info().myid, a.info().nunits);
+                 std::to_string(nx) + " x " + std::to_string(ny), args, t_halo, t_compute, global,
+                 a.info().myid, a.info().nunits);
   } catch (const dart::error &e) {  // the same on every unit (creation agrees)
     std::fprintf(stderr, "heat2d: %s\n", e.what());
     HEAT_CHECK(dart_exit());

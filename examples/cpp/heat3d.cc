@@ -36,14 +36,14 @@ int main(int argc, char **argv) {
   const heat::Args args = heat::parse_args(argc, argv, true);
   const long N[3] = {args.nx, args.ny, args.nz};
   try {
-    const auto opt = dart::ArrayOptions().halo(1).exchange(
-        args.notify ? DART_ARRAY_EXCHANGE_NOTIFY : DART_ARRAY_EXCHANGE_GET);
+    const auto opt = dart::ArrayOptions().halo(1).exchange(args.notify ? DART_ARRAY_EXCHANGE_NOTIFY
+                                                                       : DART_ARRAY_EXCHANGE_GET);
     // --restart: the iterate of a file (any number of units wrote it), else the initial
     // state; the next iterate's points are all written before they are read.
-    dart::Array<double> field[2] = {
-        args.restart.empty() ? dart::Array<double>({N[0], N[1], N[2]}, opt)
-                             : dart::Array<double>::load(args.restart, opt),
-        dart::Array<double>({N[0], N[1], N[2]}, opt)};
+    dart::Array<double> field[2] = {args.restart.empty()
+                                        ? dart::Array<double>({N[0], N[1], N[2]}, opt)
+                                        : dart::Array<double>::load(args.restart, opt),
+                                    dart::Array<double>({N[0], N[1], N[2]}, opt)};
     const dart::Array<double> &a = field[0];
     long lo[3], hi[3];
     for (int d = 0; d < 3; ++d) {
@@ -71,8 +71,7 @@ int main(int argc, char **argv) {
     };
     // The points of the block shrunk by d0 on every side; with `shell`, only those on
     // the block's outer shell.
-    auto sweep = [&](const dart::Array<double> &u, dart::Array<double> &un, long d0,
-                     bool shell) {
+    auto sweep = [&](const dart::Array<double> &u, dart::Array<double> &un, long d0, bool shell) {
       for (long i = lo[0] + d0; i < hi[0] - d0; ++i)
         for (long j = lo[1] + d0; j < hi[1] - d0; ++j)
           for (long k = lo[2] + d0; k < hi[2] - d0; ++k)
@@ -115,10 +114,9 @@ int main(int argc, char **argv) {
     heat::report("heat3d",
                  std::to_string(a.procs(0)) + " x " + std::to_string(a.procs(1)) + " x " +
                      std::to_string(a.procs(2)),
-                 std::to_string(N[0]) + " x " + std::to_string(N[1]) + " x " +
-                     std::to_string(N[2]),
-                 args, std::accumulate(t_halo.begin(), t_halo.end(), 0.0), t_compute, global,
-                 me, a.info().nunits, &t_halo);
+                 std::to_string(N[0]) + " x " + std::to_string(N[1]) + " x " + std::to_string(N[2]),
+                 args, std::accumulate(t_halo.begin(), t_halo.end(), 0.0), t_compute, global, me,
+                 a.info().nunits, &t_halo);
   } catch (const dart::error &e) {  // the same on every unit (creation agrees)
     std::fprintf(stderr, "heat3d: %s\n", e.what());
     HEAT_CHECK(dart_exit());

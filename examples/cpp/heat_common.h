@@ -36,14 +36,14 @@
 namespace heat {
 
 // Ends the whole job with a message when a DART call fails (never a hang).
-#define HEAT_CHECK(call)                                                               \
-  do {                                                                                 \
-    dart_ret_t heat_rc_ = (call);                                                      \
-    if (heat_rc_ != DART_OK) {                                                         \
-      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call,  \
-                   dart_strerror(heat_rc_), dart_error_detail());                      \
-      dart_abort(3);                                                                   \
-    }                                                                                  \
+#define HEAT_CHECK(call)                                                             \
+  do {                                                                               \
+    dart_ret_t heat_rc_ = (call);                                                    \
+    if (heat_rc_ != DART_OK) {                                                       \
+      std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__, #call, \
+                   dart_strerror(heat_rc_), dart_error_detail());                    \
+      dart_abort(3);                                                                 \
+    }                                                                                \
   } while (0)
 
 struct Args {
@@ -57,7 +57,8 @@ struct Args {
 };
 
 [[noreturn]] inline void usage(const char *prog, bool three_d, const char *why) {
-  std::fprintf(stderr, "%s: %s\nusage: %s --nx N --ny N%s --iters N "
+  std::fprintf(stderr,
+               "%s: %s\nusage: %s --nx N --ny N%s --iters N "
                "--mode blocking|nonblocking|notify [--out FILE.npy] [--restart FILE.npy]\n",
                prog, why, prog, three_d ? " --nz N" : "");
   if (dart_initialized()) dart_exit();  // every unit parses the same arguments
@@ -74,15 +75,24 @@ inline Args parse_args(int argc, char **argv, bool three_d) {
     char *end = nullptr;
     long n = std::strtol(v.c_str(), &end, 10);
     bool numeric = end && *end == '\0' && !v.empty();
-    if (k == "--mode") mode = v;
-    else if (k == "--out") a.out = v;
-    else if (k == "--restart") a.restart = v;
-    else if (!numeric) usage(argv[0], three_d, (k + " needs a whole number").c_str());
-    else if (k == "--nx") a.nx = n;
-    else if (k == "--ny") a.ny = n;
-    else if (k == "--nz" && three_d) a.nz = n;
-    else if (k == "--iters") a.iters = n;
-    else usage(argv[0], three_d, ("unknown option " + k).c_str());
+    if (k == "--mode")
+      mode = v;
+    else if (k == "--out")
+      a.out = v;
+    else if (k == "--restart")
+      a.restart = v;
+    else if (!numeric)
+      usage(argv[0], three_d, (k + " needs a whole number").c_str());
+    else if (k == "--nx")
+      a.nx = n;
+    else if (k == "--ny")
+      a.ny = n;
+    else if (k == "--nz" && three_d)
+      a.nz = n;
+    else if (k == "--iters")
+      a.iters = n;
+    else
+      usage(argv[0], three_d, ("unknown option " + k).c_str());
   }
   if (mode != "blocking" && mode != "nonblocking" && mode != "notify")
     usage(argv[0], three_d, "--mode must be blocking, nonblocking or notify");
@@ -110,8 +120,7 @@ inline double checksum(const std::vector<double> &field) {
 
 // Seconds on a monotonic clock.
 inline double wtime() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // The largest of x over all units (for the timing report).
@@ -146,9 +155,8 @@ inline void report(const char *name, const std::string &procs, const std::string
   size_t nnodes = 0;
   HEAT_CHECK(dart_node_count(&nnodes));
   const double per = args.iters > 0 ? 1e6 / (double)args.iters : 0.0;
-  std::printf("%s (C++): %d units (%s) on %zu node(s), grid %s, %ld iterations, %s\n", name,
-              nunits, procs.c_str(), nnodes, points.c_str(), args.iters,
-              args.mode.c_str());
+  std::printf("%s (C++): %d units (%s) on %zu node(s), grid %s, %ld iterations, %s\n", name, nunits,
+              procs.c_str(), nnodes, points.c_str(), args.iters, args.mode.c_str());
   std::printf("time per iteration: compute %.2f us, halo exchange %.2f us (max over units)\n",
               compute * per, halo * per);
   if (halo_per_iter)

@@ -38,6 +38,7 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ._errors import DartError  # before _core, which raises it
+
 # isort: split
 from . import _core
 from ._core import *  # noqa: F401,F403  (the C API mirror)
@@ -79,7 +80,8 @@ def _abort_after_uncaught(what: str) -> None:
     sys.stderr.write(
         f"dartpy: {what} on unit {me} of {n}: aborting all units (dart_abort). "
         "Set DARTPY_NO_ABORT_ON_EXCEPTION=1 or call "
-        "dartpy.init(abort_on_exception=False) to disable.\n")
+        "dartpy.init(abort_on_exception=False) to disable.\n"
+    )
     sys.stderr.flush()
     _core.abort(1)
 
@@ -155,8 +157,7 @@ def _after_init(abort_on_exception: Optional[bool]) -> None:
         _install_hooks()
 
 
-def init(*, abort_on_exception: Optional[bool] = None,
-         thread_level: Optional[str] = None) -> None:
+def init(*, abort_on_exception: Optional[bool] = None, thread_level: Optional[str] = None) -> None:
     """Initialize DART (dart_init). Collective over all processes of MPI_COMM_WORLD.
 
     Reuses an MPI that is already initialized (e.g. by ``import mpi4py.MPI``); otherwise
@@ -222,8 +223,11 @@ class _Collective:
 
     @property
     def freed(self) -> bool:
-        return (getattr(self, "_freed", True) or self._generation != _core._generation()
-                or not _core.initialized())
+        return (
+            getattr(self, "_freed", True)
+            or self._generation != _core._generation()
+            or not _core.initialized()
+        )
 
     def _release(self) -> None:  # pragma: no cover - every subclass defines it
         raise NotImplementedError
@@ -231,8 +235,11 @@ class _Collective:
     def free(self) -> None:
         """Collective free."""
         if getattr(self, "_freed", True):
-            raise DartError(f"dartpy.{self._what}.free failed: already freed", _core.ERR_INVAL,
-                            f"dartpy.{self._what}.free: this {self._noun} was already freed")
+            raise DartError(
+                f"dartpy.{self._what}.free failed: already freed",
+                _core.ERR_INVAL,
+                f"dartpy.{self._what}.free: this {self._noun} was already freed",
+            )
         self._release()
         self._freed = True
 
@@ -265,8 +272,7 @@ class Allocation(_Collective):
         self.shape = _shape_tuple(shape)
         self.dtype = np.dtype(dtype)
         self.team = Team(int(team.__index__()))
-        self.gptr: Gptr = _core.team_memalloc_aligned(
-            self.team, math.prod(self.shape), self.dtype)
+        self.gptr: Gptr = _core.team_memalloc_aligned(self.team, math.prod(self.shape), self.dtype)
         self._live()
 
     @property
@@ -305,8 +311,9 @@ class Allocation(_Collective):
 
     def __repr__(self) -> str:
         state = "freed" if self.freed else "live"
-        return (f"<dartpy.Allocation shape={self.shape} dtype={self.dtype} "
-                f"team={self.team.id} {state}>")
+        return (
+            f"<dartpy.Allocation shape={self.shape} dtype={self.dtype} team={self.team.id} {state}>"
+        )
 
     def __del__(self) -> None:
         if getattr(self, "_freed", True):
@@ -320,7 +327,9 @@ class Allocation(_Collective):
                 f"dartpy.Allocation {self.shape} {self.dtype} of team {self.team.id} was "
                 "garbage-collected without free(); the memory stays allocated until "
                 "dart.exit() (collective frees are never made by the garbage collector)",
-                ResourceWarning, stacklevel=2)
+                ResourceWarning,
+                stacklevel=2,
+            )
 
 
 class NotifyBlock(_Collective):
@@ -396,15 +405,22 @@ def ones(team: Any, shape: ShapeLike, dtype: Any = np.float64) -> Allocation:
 def info() -> dict:
     """Runtime facts: MPI library, thread level, units, nodes, emulation, MPI workarounds,
     version."""
-    d: dict = {"dartpy": __version__, "dart_interface": _core.VERSION,
-               "dart_mpi": _core.mpi_version(), "build": _core.build_info(),
-               "mpi": _core.mpi_info()}
+    d: dict = {
+        "dartpy": __version__,
+        "dart_interface": _core.VERSION,
+        "dart_mpi": _core.mpi_version(),
+        "build": _core.build_info(),
+        "mpi": _core.mpi_info(),
+    }
     if _core.initialized():
         n = _core.size()
-        d.update(units=n, nodes=_core.node_count(),
-                 units_per_node_emulation=_core.units_per_node_emulation(),
-                 progress_per_node=_core.progress_per_node(),
-                 unit_nodes=[_core.unit_node(u) for u in range(n)],
-                 config=_core.config_string(), mpi_quirks=_core.mpi_quirks())
+        d.update(
+            units=n,
+            nodes=_core.node_count(),
+            units_per_node_emulation=_core.units_per_node_emulation(),
+            progress_per_node=_core.progress_per_node(),
+            unit_nodes=[_core.unit_node(u) for u in range(n)],
+            config=_core.config_string(),
+            mpi_quirks=_core.mpi_quirks(),
+        )
     return d
-

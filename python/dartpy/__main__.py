@@ -23,27 +23,39 @@ def _print_info() -> int:
         per_node: dict = {}
         for u, node in enumerate(info["unit_nodes"]):
             per_node.setdefault(node, []).append(u)
-        print(f"dartpy {info['dartpy']} (distribution dart-mpi), DART interface "
-              f"{info['dart_interface']}, DART-MPI library {info['dart_mpi']}")
+        print(
+            f"dartpy {info['dartpy']} (distribution dart-mpi), DART interface "
+            f"{info['dart_interface']}, DART-MPI library {info['dart_mpi']}"
+        )
         print(f"MPI library: {lib[0] if lib else '?'}")
         for extra in lib[1:3]:
             if extra.strip():
                 print(f"             {extra.strip()}")
-        print(f"MPI standard: {mpi['standard']}; built for {build['mpi_flavor']} with "
-              f"{build['mpicc']} (launcher {build['mpiexec']})")
+        print(
+            f"MPI standard: {mpi['standard']}; built for {build['mpi_flavor']} with "
+            f"{build['mpicc']} (launcher {build['mpiexec']})"
+        )
         started = "by dartpy" if mpi["started_by_dartpy"] else "before dartpy (e.g. mpi4py)"
         print(f"thread level: {mpi['thread_level']} (MPI initialized {started})")
         print(f"units: {info['units']}")
         emul_txt = f"DART_UNITS_PER_NODE={emul}" if emul else "off"
         print(f"nodes: {nodes} (node emulation: {emul_txt})")
         prog = info["progress_per_node"]
-        print("progress processes: " + (f"{prog} per node (DART_PROGRESS_PER_NODE={prog}; "
-                                        "not units, not counted above)" if prog else "none"))
+        print(
+            "progress processes: "
+            + (
+                f"{prog} per node (DART_PROGRESS_PER_NODE={prog}; not units, not counted above)"
+                if prog
+                else "none"
+            )
+        )
         for node, units in sorted(per_node.items()):
             print(f"  node {node}: units {', '.join(map(str, units))}")
-        print("windows: MPI_Win_allocate_shared per node (load/store within a node) + "
-              "MPI_Win_create per segment when a team spans nodes; one lock_all epoch per "
-              "window, flush-based completion")
+        print(
+            "windows: MPI_Win_allocate_shared per node (load/store within a node) + "
+            "MPI_Win_create per segment when a team spans nodes; one lock_all epoch per "
+            "window, flush-based completion"
+        )
         quirks = info["mpi_quirks"]
         print(f"MPI workarounds: {len(quirks) if quirks else 'none'}")
         for q in quirks:

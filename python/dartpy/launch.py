@@ -58,15 +58,34 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-__all__ = ["FLAVORS", "Launcher", "Result", "clean_environ", "cpu_count", "detect_flavor",
-           "job_processes", "kill_group", "run"]
+__all__ = [
+    "FLAVORS",
+    "Launcher",
+    "Result",
+    "clean_environ",
+    "cpu_count",
+    "detect_flavor",
+    "job_processes",
+    "kill_group",
+    "run",
+]
 
 FLAVORS = ("mpich", "openmpi")
 
 # Prefixes of the variables an MPI library or its launcher puts into a process's
 # environment; a new job never inherits them (except the two run-as-root switches).
-MPI_ENV_PREFIXES = ("OMPI_", "PMIX_", "PMI_", "HYDRA_", "HYDI_", "MPIR_", "OPAL_", "ORTE_",
-                    "MPICH_", "I_MPI_")
+MPI_ENV_PREFIXES = (
+    "OMPI_",
+    "PMIX_",
+    "PMI_",
+    "HYDRA_",
+    "HYDI_",
+    "MPIR_",
+    "OPAL_",
+    "ORTE_",
+    "MPICH_",
+    "I_MPI_",
+)
 _KEEP = frozenset({"OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"})
 
 # Seconds a job gets between SIGTERM and SIGKILL, and to hand back its output after each.
@@ -81,8 +100,10 @@ def job_processes(units: int, units_per_node: int = 0, progress_per_node: int = 
     processes in MPI_COMM_WORLD rank order are split into groups of units_per_node +
     progress_per_node, and the last progress_per_node processes of each group serve it."""
     if units < 1 or units_per_node < 0 or progress_per_node < 0:
-        raise ValueError(f"bad job shape: {units} units, {units_per_node} per node, "
-                         f"{progress_per_node} progress processes per node")
+        raise ValueError(
+            f"bad job shape: {units} units, {units_per_node} per node, "
+            f"{progress_per_node} progress processes per node"
+        )
     nodes = 1 if units_per_node == 0 else -(-units // units_per_node)
     return units + nodes * progress_per_node
 
@@ -98,8 +119,13 @@ def cpu_count() -> int:
 def detect_flavor(mpiexec: str) -> str:
     """'mpich' or 'openmpi', from ``mpiexec --version`` (the same test as CMakeLists.txt)."""
     try:
-        out = subprocess.run([mpiexec, "--version"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True, timeout=20).stdout
+        out = subprocess.run(
+            [mpiexec, "--version"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=20,
+        ).stdout
     except (OSError, subprocess.TimeoutExpired) as e:
         raise ValueError(f"cannot run {mpiexec} --version: {e}") from None
     if re.search(r"Open ?MPI|OpenRTE", out):
@@ -147,8 +173,11 @@ class Launcher:
     def environment(self) -> Dict[str, str]:
         """Variables that mpiexec itself needs in its environment."""
         if self.flavor == "openmpi":
-            return {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
-                    "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+            return {
+                "OMPI_ALLOW_RUN_AS_ROOT": "1",
+                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                "OMPI_MCA_rmaps_base_oversubscribe": "1",
+            }
         return {}
 
     def forward(self, name: str, value: str) -> List[str]:
@@ -169,8 +198,13 @@ class Launcher:
             return None
         return ["-hosts", spec, "-launcher", "fork"]
 
-    def command(self, n: int, argv: Sequence[str], env_vars: Optional[Mapping[str, str]] = None,
-                hosts: Optional[Sequence[Tuple[str, int]]] = None) -> List[str]:
+    def command(
+        self,
+        n: int,
+        argv: Sequence[str],
+        env_vars: Optional[Mapping[str, str]] = None,
+        hosts: Optional[Sequence[Tuple[str, int]]] = None,
+    ) -> List[str]:
         """``mpiexec <flags> [<hosts>] <forwarded env_vars> -n n argv...``."""
         if n < 1:
             raise ValueError(f"number of processes must be >= 1, not {n}")
@@ -184,8 +218,9 @@ class Launcher:
             cmd += self.forward(k, env_vars[k])
         return cmd + ["-n", str(n)] + [str(a) for a in argv]
 
-    def job_environ(self, env_vars: Optional[Mapping[str, str]] = None,
-                    base: Optional[Mapping[str, str]] = None) -> Dict[str, str]:
+    def job_environ(
+        self, env_vars: Optional[Mapping[str, str]] = None, base: Optional[Mapping[str, str]] = None
+    ) -> Dict[str, str]:
         """The environment for mpiexec: ``base`` (default os.environ) cleaned of MPI
         variables, plus what this MPI needs, plus ``env_vars`` (also forwarded by
         command())."""
@@ -235,9 +270,14 @@ def kill_group(proc: subprocess.Popen, grace: float = KILL_GRACE) -> Tuple[str, 
     return out, err
 
 
-def run(cmd: Sequence[str], env: Optional[Mapping[str, str]] = None,
-        timeout: Optional[float] = None, cwd: Optional[str] = None, capture: bool = True,
-        merge_stderr: bool = False) -> Result:
+def run(
+    cmd: Sequence[str],
+    env: Optional[Mapping[str, str]] = None,
+    timeout: Optional[float] = None,
+    cwd: Optional[str] = None,
+    capture: bool = True,
+    merge_stderr: bool = False,
+) -> Result:
     """Runs ``cmd`` in its own session; on timeout (and if the caller is interrupted,
     e.g. Ctrl-C) the whole process group is killed. ``capture``: collect stdout and
     stderr (``merge_stderr``: both into stdout) instead of passing them through."""
@@ -245,9 +285,15 @@ def run(cmd: Sequence[str], env: Optional[Mapping[str, str]] = None,
     out_pipe = subprocess.PIPE if capture else None
     err_pipe = (subprocess.STDOUT if merge_stderr else subprocess.PIPE) if capture else None
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, env=None if env is None else dict(env), cwd=cwd,
-                            stdout=out_pipe, stderr=err_pipe, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd,
+        env=None if env is None else dict(env),
+        cwd=cwd,
+        stdout=out_pipe,
+        stderr=err_pipe,
+        text=True,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
         rc: Optional[int] = proc.returncode
@@ -288,25 +334,51 @@ def print_cmake(launcher: Launcher) -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(
-        prog="launch.py", description="Run a program under the mpiexec of MPICH or Open MPI "
-        "with the flags and environment it needs (see the module documentation).")
+        prog="launch.py",
+        description="Run a program under the mpiexec of MPICH or Open MPI "
+        "with the flags and environment it needs (see the module documentation).",
+    )
     p.add_argument("--mpi", choices=FLAVORS, help="MPI flavor (default: asked from --mpiexec)")
     p.add_argument("--mpiexec", help="launcher (default: mpiexec.<flavor> on PATH)")
-    p.add_argument("-n", type=int, default=1,
-                   help="number of processes (default 1); with --progress: of DART units")
-    p.add_argument("--progress", type=int, default=None, metavar="K",
-                   help="K progress processes per (emulated) node: sets "
-                   "DART_PROGRESS_PER_NODE=K and starts job_processes(n, upn, K) processes")
-    p.add_argument("--processes-for", nargs=3, metavar=("UNITS", "UPN", "K"),
-                   help="print job_processes(UNITS, UPN, K) and exit (UPN 0 or none: "
-                   "no node emulation)")
-    p.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                   help="set a variable on every rank (repeatable)")
-    p.add_argument("--timeout", type=float, default=None,
-                   help="seconds before the whole job is killed (exit status 124)")
+    p.add_argument(
+        "-n",
+        type=int,
+        default=1,
+        help="number of processes (default 1); with --progress: of DART units",
+    )
+    p.add_argument(
+        "--progress",
+        type=int,
+        default=None,
+        metavar="K",
+        help="K progress processes per (emulated) node: sets "
+        "DART_PROGRESS_PER_NODE=K and starts job_processes(n, upn, K) processes",
+    )
+    p.add_argument(
+        "--processes-for",
+        nargs=3,
+        metavar=("UNITS", "UPN", "K"),
+        help="print job_processes(UNITS, UPN, K) and exit (UPN 0 or none: no node emulation)",
+    )
+    p.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a variable on every rank (repeatable)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help="seconds before the whole job is killed (exit status 124)",
+    )
     p.add_argument("--dry-run", action="store_true", help="print the command, run nothing")
-    p.add_argument("--print-cmake", action="store_true",
-                   help="print the launch facts as CMake code (cmake/DartMpiTest.cmake)")
+    p.add_argument(
+        "--print-cmake",
+        action="store_true",
+        help="print the launch facts as CMake code (cmake/DartMpiTest.cmake)",
+    )
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- PROGRAM [ARGS...]")
     a = p.parse_args(argv)
     if a.processes_for:

@@ -74,13 +74,21 @@ def _launcher() -> "launch.Launcher":
     import dartpy
 
     build = dartpy.build_info()
-    return launch.Launcher(build["mpi_flavor"],
-                           os.environ.get("DARTPY_MPIEXEC") or build["mpiexec"] or "mpiexec")
+    return launch.Launcher(
+        build["mpi_flavor"], os.environ.get("DARTPY_MPIEXEC") or build["mpiexec"] or "mpiexec"
+    )
 
 
-def dartrun(source: str, n: int = 4, *, gather: Sequence[str] = (), upn: Optional[int] = None,
-            timeout: float = 120.0, cwd: Optional[str] = None,
-            echo: bool = True) -> Dict[str, List[object]]:
+def dartrun(
+    source: str,
+    n: int = 4,
+    *,
+    gather: Sequence[str] = (),
+    upn: Optional[int] = None,
+    timeout: float = 120.0,
+    cwd: Optional[str] = None,
+    echo: bool = True,
+) -> Dict[str, List[object]]:
     """Runs ``source`` on n units; returns {name: [value of unit 0, value of unit 1, ...]}.
 
     The function behind ``%%dartrun``, usable without IPython. Raises DartRunError when a
@@ -94,8 +102,12 @@ def dartrun(source: str, n: int = 4, *, gather: Sequence[str] = (), upn: Optiona
             raise ValueError(f"argument 'gather': {name!r} is not a variable name")
     with tempfile.TemporaryDirectory(prefix="dartrun-") as folder:
         script = Path(folder) / "cell.py"
-        script.write_text(_PROLOGUE + textwrap.dedent(source) + "\n"
-                          + _EPILOGUE.format(names=names, folder=folder))
+        script.write_text(
+            _PROLOGUE
+            + textwrap.dedent(source)
+            + "\n"
+            + _EPILOGUE.format(names=names, folder=folder)
+        )
         launcher = _launcher()
         # The kernel may itself be an initialized singleton MPI process: job_environ drops
         # its MPI variables, and DART_UNITS_PER_NODE is the cell's --upn or nothing.
@@ -107,14 +119,17 @@ def dartrun(source: str, n: int = 4, *, gather: Sequence[str] = (), upn: Optiona
         res = launch.run(cmd, env, timeout=timeout, cwd=cwd, merge_stderr=True)
         output = res.stdout
         if res.timed_out:
-            raise DartRunError(f"%%dartrun: killed after {timeout:g} s "
-                               f"({shlex.join(cmd[:-2])} ...)\n{output}")
+            raise DartRunError(
+                f"%%dartrun: killed after {timeout:g} s ({shlex.join(cmd[:-2])} ...)\n{output}"
+            )
         if echo and output:
             sys.stdout.write(output)
         if res.returncode != 0:
             where = "above" if echo else f"below:\n{output[-6000:]}"
-            raise DartRunError(f"%%dartrun: the job failed (exit status {res.returncode}); "
-                               f"the units' output is {where}")
+            raise DartRunError(
+                f"%%dartrun: the job failed (exit status {res.returncode}); "
+                f"the units' output is {where}"
+            )
         per_unit = []
         for unit in range(n):
             f = Path(folder) / f"unit{unit}.pkl"
@@ -132,8 +147,10 @@ def _parse(line: str) -> argparse.Namespace:
     try:
         return p.parse_args(shlex.split(line))
     except SystemExit:
-        raise ValueError(f"%%dartrun: bad options {line!r}; usage: %%dartrun [-n N] "
-                         "[--upn K] [--gather a,b] [--timeout S] [--cwd DIR]") from None
+        raise ValueError(
+            f"%%dartrun: bad options {line!r}; usage: %%dartrun [-n N] "
+            "[--upn K] [--gather a,b] [--timeout S] [--cwd DIR]"
+        ) from None
 
 
 def load_ipython_extension(ipython) -> None:
@@ -141,8 +158,14 @@ def load_ipython_extension(ipython) -> None:
 
     def dartrun_magic(line: str, cell: str) -> None:
         opts = _parse(line)
-        got = dartrun(cell, opts.n, gather=opts.gather.split(","), upn=opts.upn,
-                      timeout=opts.timeout, cwd=opts.cwd)
+        got = dartrun(
+            cell,
+            opts.n,
+            gather=opts.gather.split(","),
+            upn=opts.upn,
+            timeout=opts.timeout,
+            cwd=opts.cwd,
+        )
         ipython.user_ns.update(got)
 
     ipython.register_magic_function(dartrun_magic, magic_kind="cell", magic_name="dartrun")

@@ -27,9 +27,7 @@ const dart_datatype_t kNoType = (dart_datatype_t)-1;
 
 // Whether .npy files of the core hold arrays of this dtype: its DART point type reads
 // back as the same dtype (not so for bool, uint8, uint16, float16).
-bool in_files(int slot) {
-  return slot_of_point(g_slots[slot].xfer, g_slots[slot].mult) == slot;
-}
+bool in_files(int slot) { return slot_of_point(g_slots[slot].xfer, g_slots[slot].mult) == slot; }
 
 const char *const kBoundary[] = {"none", "periodic"};
 const char *const kStencil[] = {"star", "box"};
@@ -41,8 +39,8 @@ struct Array {
   int slot = S_NONE;
   uint64_t generation = 0;
   std::shared_ptr<SegRecord> rec;  // the blocks' segment (views, exit, team_destroy)
-  bool node_local = false;  // every unit's block is on this node: small regions are copies
-  bool freed = false;       // by free()
+  bool node_local = false;         // every unit's block is on this node: small regions are copies
+  bool freed = false;              // by free()
 
   Array() = default;
   Array(const Array &) = delete;
@@ -51,8 +49,8 @@ struct Array {
   // dart.exit() and team_destroy free the memory under a live dart_array_t: the record
   // says so. The core's struct is then left alone (its collective destroy cannot run).
   bool live() const {
-    return a != DART_ARRAY_NULL && !freed && rec && !rec->freed &&
-           generation == g_generation && is_initialized();
+    return a != DART_ARRAY_NULL && !freed && rec && !rec->freed && generation == g_generation &&
+           is_initialized();
   }
   void need(const char *fn) const {
     if (live()) return;
@@ -88,7 +86,8 @@ bool is_int(py::handle h) {
 bool is_seq(py::handle h) { return PySequence_Check(h.ptr()) && !is_str(h) && !is_int(h); }
 
 int64_t as_int(py::handle h, const std::string &what, int64_t lo, int64_t hi) {
-  if (!is_int(h)) throw py::type_error(std::string(kFn) + ": " + what + " must be an int, not " + tname(h));
+  if (!is_int(h))
+    throw py::type_error(std::string(kFn) + ": " + what + " must be an int, not " + tname(h));
   py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
   if (!i) throw py::error_already_set();
   int overflow = 0;
@@ -105,7 +104,8 @@ int32_t as_int32(py::handle h, const std::string &what) {
 
 std::vector<py::object> as_list(py::handle h, const std::string &what, const char *forms) {
   if (!is_seq(h))
-    throw py::type_error(std::string(kFn) + ": " + what + " must be " + forms + ", not " + tname(h));
+    throw py::type_error(std::string(kFn) + ": " + what + " must be " + forms + ", not " +
+                         tname(h));
   std::vector<py::object> out;
   for (auto item : py::reinterpret_borrow<py::sequence>(h))
     out.push_back(py::reinterpret_borrow<py::object>(item));
@@ -126,7 +126,8 @@ std::vector<py::object> per_dim(py::handle h, int nd, const char *arg, bool scal
 }
 
 int keyword(py::handle h, const std::string &what, const char *const *names, int n) {
-  if (!is_str(h)) throw py::type_error(std::string(kFn) + ": " + what + " must be a str, not " + tname(h));
+  if (!is_str(h))
+    throw py::type_error(std::string(kFn) + ": " + what + " must be a str, not " + tname(h));
   std::string s = h.cast<std::string>(), all;
   for (int i = 0; i < n; ++i) {
     if (s == names[i]) return i;
@@ -169,115 +170,144 @@ void parse_spec(SpecArgs &p, py::handle shape, py::handle dtype, py::handle halo
     if (p.error) poison();
   };
   const bool load = shape.ptr() == nullptr;
-  step([&] {
-    if (load) {
-      s.ndim = 0;
-      // (a str boundary or an int halo is scalar; a malformed one fails in its own step)
-      const std::pair<const char *, py::handle> args[] = {
-          {"halo", halo}, {"boundary", boundary}, {"procs", procs}, {"blocks", blocks}};
-      for (const auto &[arg, h] : args) {
-        if (h.is_none() || !is_seq(h) || s.ndim != 0) continue;
-        const size_t n = (size_t)PySequence_Size(h.ptr());
-        if (n < 1 || n > (size_t)kMaxDims)
-          throw py::value_error(std::string(kFn) + ".load: argument '" + arg + "' has " +
-                                std::to_string(n) + " entries; arrays have 1 to "
-                                "ARRAY_MAX_DIMS (" + std::to_string(kMaxDims) + ") dimensions");
-        s.ndim = (int32_t)n;
-      }
-      return;
-    }
-    std::vector<py::object> dims;
-    if (is_int(shape)) dims.push_back(py::reinterpret_borrow<py::object>(shape));
-    else dims = as_list(shape, "argument 'shape'", "an int or a sequence of ints");
-    s.ndim = (int32_t)std::min<size_t>(dims.size(), 1000);
-    if (dims.empty() || dims.size() > (size_t)kMaxDims)
-      throw py::value_error(std::string(kFn) + ": argument 'shape' has " +
-                            std::to_string(dims.size()) + " dimensions; arrays have 1 to "
-                            "ARRAY_MAX_DIMS (" + std::to_string(kMaxDims) + ")");
-    for (p.dim = 0; p.dim < s.ndim; ++p.dim)  // (extents < 1: the core's check)
-      s.shape[p.dim] = as_int(dims[(size_t)p.dim], "argument 'shape[" + std::to_string(p.dim) + "]'",
-                              INT64_MIN, INT64_MAX);
-  }, [&] {
-    if (load) s.ndim = -1;  // never the file's
-    else if (s.ndim >= 1 && s.ndim <= kMaxDims) s.shape[p.dim] = 0;
-  });
+  step(
+      [&] {
+        if (load) {
+          s.ndim = 0;
+          // (a str boundary or an int halo is scalar; a malformed one fails in its own step)
+          const std::pair<const char *, py::handle> args[] = {
+              {"halo", halo}, {"boundary", boundary}, {"procs", procs}, {"blocks", blocks}};
+          for (const auto &[arg, h] : args) {
+            if (h.is_none() || !is_seq(h) || s.ndim != 0) continue;
+            const size_t n = (size_t)PySequence_Size(h.ptr());
+            if (n < 1 || n > (size_t)kMaxDims)
+              throw py::value_error(std::string(kFn) + ".load: argument '" + arg + "' has " +
+                                    std::to_string(n) +
+                                    " entries; arrays have 1 to "
+                                    "ARRAY_MAX_DIMS (" +
+                                    std::to_string(kMaxDims) + ") dimensions");
+            s.ndim = (int32_t)n;
+          }
+          return;
+        }
+        std::vector<py::object> dims;
+        if (is_int(shape))
+          dims.push_back(py::reinterpret_borrow<py::object>(shape));
+        else
+          dims = as_list(shape, "argument 'shape'", "an int or a sequence of ints");
+        s.ndim = (int32_t)std::min<size_t>(dims.size(), 1000);
+        if (dims.empty() || dims.size() > (size_t)kMaxDims)
+          throw py::value_error(std::string(kFn) + ": argument 'shape' has " +
+                                std::to_string(dims.size()) +
+                                " dimensions; arrays have 1 to "
+                                "ARRAY_MAX_DIMS (" +
+                                std::to_string(kMaxDims) + ")");
+        for (p.dim = 0; p.dim < s.ndim; ++p.dim)  // (extents < 1: the core's check)
+          s.shape[p.dim] = as_int(dims[(size_t)p.dim],
+                                  "argument 'shape[" + std::to_string(p.dim) + "]'", INT64_MIN,
+                                  INT64_MAX);
+      },
+      [&] {
+        if (load)
+          s.ndim = -1;  // never the file's
+        else if (s.ndim >= 1 && s.ndim <= kMaxDims)
+          s.shape[p.dim] = 0;
+      });
   // (a load of the file's ndim: the scalar arguments fill every dimension)
   const int nd = load && s.ndim == 0 ? kMaxDims : std::max(1, std::min((int)s.ndim, kMaxDims));
-  step([&] {
-    if (load && dtype.is_none()) return;  // the file's
-    p.slot = slot_of_dtype(dtype, load ? "dartpy.Array.load" : kFn, "dtype");
-    if (load && !in_files(p.slot))
-      throw py::type_error(std::string(kFn) + ".load: argument 'dtype': no .npy file of a "
-                           "DART array holds " + slot_name(p.slot) + " (DART moves it as " +
-                           slot_name(slot_of_point(g_slots[p.slot].xfer, g_slots[p.slot].mult)) +
-                           ")");
-    s.dtype = g_slots[p.slot].xfer;
-    s.components = (int32_t)g_slots[p.slot].mult;  // complex: pairs of the real type
-  }, [&] {
-    // a load compares a given dtype with the file's: one DART has no name for never matches
-    s.dtype = load ? kNoType : DART_TYPE_UNDEFINED;
-  });
-  step([&] {
-    const char *forms = "an int, a sequence of ints or of (lo, hi) pairs, one per dimension";
-    auto v = per_dim(halo, nd, "halo", is_int(halo), forms);
-    for (p.dim = 0; p.dim < nd; ++p.dim) {  // (negative widths: the core's check)
-      const std::string what = "halo[" + std::to_string(p.dim) + "]", arg = "argument '" + what + "'";
-      const py::object &h = v[(size_t)p.dim];
-      if (is_int(h)) {
-        s.halo_lo[p.dim] = s.halo_hi[p.dim] = as_int32(h, arg);
-        continue;
-      }
-      auto pair = as_list(h, arg, "an int or a (lo, hi) pair");
-      if (pair.size() != 2)
-        throw py::value_error(std::string(kFn) + ": " + arg + " must be an int or a (lo, hi) "
-                              "pair, not " + std::to_string(pair.size()) + " values");
-      s.halo_lo[p.dim] = as_int32(pair[0], "argument '" + what + "[0]'");
-      s.halo_hi[p.dim] = as_int32(pair[1], "argument '" + what + "[1]'");
-    }
-  }, [&] { s.halo_lo[p.dim] = -1; });
-  step([&] {
-    auto v = per_dim(boundary, nd, "boundary", is_str(boundary),
-                     "'none', 'periodic' or a sequence of them, one per dimension");
-    for (p.dim = 0; p.dim < nd; ++p.dim)
-      s.boundary[p.dim] = keyword(v[(size_t)p.dim], is_str(boundary) ? std::string("argument 'boundary'")
-                                  : "argument 'boundary[" + std::to_string(p.dim) + "]'",
-                                  kBoundary, 2);
-  }, [&] { s.boundary[p.dim] = -1; });
+  step(
+      [&] {
+        if (load && dtype.is_none()) return;  // the file's
+        p.slot = slot_of_dtype(dtype, load ? "dartpy.Array.load" : kFn, "dtype");
+        if (load && !in_files(p.slot))
+          throw py::type_error(
+              std::string(kFn) +
+              ".load: argument 'dtype': no .npy file of a "
+              "DART array holds " +
+              slot_name(p.slot) + " (DART moves it as " +
+              slot_name(slot_of_point(g_slots[p.slot].xfer, g_slots[p.slot].mult)) + ")");
+        s.dtype = g_slots[p.slot].xfer;
+        s.components = (int32_t)g_slots[p.slot].mult;  // complex: pairs of the real type
+      },
+      [&] {
+        // a load compares a given dtype with the file's: one DART has no name for never matches
+        s.dtype = load ? kNoType : DART_TYPE_UNDEFINED;
+      });
+  step(
+      [&] {
+        const char *forms = "an int, a sequence of ints or of (lo, hi) pairs, one per dimension";
+        auto v = per_dim(halo, nd, "halo", is_int(halo), forms);
+        for (p.dim = 0; p.dim < nd; ++p.dim) {  // (negative widths: the core's check)
+          const std::string what = "halo[" + std::to_string(p.dim) + "]",
+                            arg = "argument '" + what + "'";
+          const py::object &h = v[(size_t)p.dim];
+          if (is_int(h)) {
+            s.halo_lo[p.dim] = s.halo_hi[p.dim] = as_int32(h, arg);
+            continue;
+          }
+          auto pair = as_list(h, arg, "an int or a (lo, hi) pair");
+          if (pair.size() != 2)
+            throw py::value_error(std::string(kFn) + ": " + arg +
+                                  " must be an int or a (lo, hi) "
+                                  "pair, not " +
+                                  std::to_string(pair.size()) + " values");
+          s.halo_lo[p.dim] = as_int32(pair[0], "argument '" + what + "[0]'");
+          s.halo_hi[p.dim] = as_int32(pair[1], "argument '" + what + "[1]'");
+        }
+      },
+      [&] { s.halo_lo[p.dim] = -1; });
+  step(
+      [&] {
+        auto v = per_dim(boundary, nd, "boundary", is_str(boundary),
+                         "'none', 'periodic' or a sequence of them, one per dimension");
+        for (p.dim = 0; p.dim < nd; ++p.dim)
+          s.boundary[p.dim] = keyword(v[(size_t)p.dim],
+                                      is_str(boundary)
+                                          ? std::string("argument 'boundary'")
+                                          : "argument 'boundary[" + std::to_string(p.dim) + "]'",
+                                      kBoundary, 2);
+      },
+      [&] { s.boundary[p.dim] = -1; });
   step([&] { s.stencil = keyword(stencil, "argument 'stencil'", kStencil, 2); },
        [&] { s.stencil = -1; });
   step([&] { s.exchange = keyword(exchange, "argument 'exchange'", kExchange, 3); },
        [&] { s.exchange = -1; });
-  step([&] {
-    if (procs.is_none()) return;  // all chosen
-    auto v = per_dim(procs, nd, "procs", false, "a sequence of ints, one per dimension");
-    for (p.dim = 0; p.dim < nd; ++p.dim)  // (0: chosen; negative: the core's check)
-      s.procs[p.dim] = as_int32(v[(size_t)p.dim], "argument 'procs[" + std::to_string(p.dim) + "]'");
-  }, [&] { s.procs[p.dim] = -1; });
-  step([&] {
-    if (blocks.is_none()) return;
-    auto v = per_dim(blocks, nd, "blocks", false,
-                     "a sequence of block extents per dimension (or None)");
-    for (p.dim = 0; p.dim < nd; ++p.dim) {
-      const std::string what = "blocks[" + std::to_string(p.dim) + "]";
-      auto ext = as_list(v[(size_t)p.dim], "argument '" + what + "'",
-                         "a sequence of block extents");
-      if (s.procs[p.dim] == 0) {  // procs follow from the blocks
-        s.procs[p.dim] = (int32_t)std::min<size_t>(ext.size(), INT32_MAX);
-      } else if ((size_t)s.procs[p.dim] != ext.size()) {
-        throw py::value_error(std::string(kFn) + ": argument '" + what + "' has " +
-                              std::to_string(ext.size()) + " extents but procs[" +
-                              std::to_string(p.dim) + "] is " + std::to_string(s.procs[p.dim]));
-      }
-      for (size_t c = 0; c < ext.size(); ++c)  // (extents < 1, sums: the core's checks)
-        p.blocks.push_back(as_int(ext[c], "argument '" + what + "[" + std::to_string(c) + "]'", INT64_MIN,
-                                  INT64_MAX));
-    }
-    s.blocks = p.blocks.data();
-  }, [&] {
-    // "blocks are given but procs[d] is not": the core stops there, before reading them
-    s.blocks = kNoBlocks;
-    s.procs[p.dim] = 0;
-  });
+  step(
+      [&] {
+        if (procs.is_none()) return;  // all chosen
+        auto v = per_dim(procs, nd, "procs", false, "a sequence of ints, one per dimension");
+        for (p.dim = 0; p.dim < nd; ++p.dim)  // (0: chosen; negative: the core's check)
+          s.procs[p.dim] = as_int32(v[(size_t)p.dim],
+                                    "argument 'procs[" + std::to_string(p.dim) + "]'");
+      },
+      [&] { s.procs[p.dim] = -1; });
+  step(
+      [&] {
+        if (blocks.is_none()) return;
+        auto v = per_dim(blocks, nd, "blocks", false,
+                         "a sequence of block extents per dimension (or None)");
+        for (p.dim = 0; p.dim < nd; ++p.dim) {
+          const std::string what = "blocks[" + std::to_string(p.dim) + "]";
+          auto ext = as_list(v[(size_t)p.dim], "argument '" + what + "'",
+                             "a sequence of block extents");
+          if (s.procs[p.dim] == 0) {  // procs follow from the blocks
+            s.procs[p.dim] = (int32_t)std::min<size_t>(ext.size(), INT32_MAX);
+          } else if ((size_t)s.procs[p.dim] != ext.size()) {
+            throw py::value_error(std::string(kFn) + ": argument '" + what + "' has " +
+                                  std::to_string(ext.size()) + " extents but procs[" +
+                                  std::to_string(p.dim) + "] is " + std::to_string(s.procs[p.dim]));
+          }
+          for (size_t c = 0; c < ext.size(); ++c)  // (extents < 1, sums: the core's checks)
+            p.blocks.push_back(as_int(ext[c], "argument '" + what + "[" + std::to_string(c) + "]'",
+                                      INT64_MIN, INT64_MAX));
+        }
+        s.blocks = p.blocks.data();
+      },
+      [&] {
+        // "blocks are given but procs[d] is not": the core stops there, before reading them
+        s.blocks = kNoBlocks;
+        s.procs[p.dim] = 0;
+      });
 }
 
 // ---- creation ------------------------------------------------------------------------
@@ -327,9 +357,9 @@ std::unique_ptr<Array> create(py::handle shape, py::handle dtype, py::handle tea
     // core's reason. Otherwise another unit's argument (or a mismatch) failed the call.
     if (rc == DART_ERR_INVAL && dart_array_spec_check(&p.spec) == DART_ERR_INVAL) {
       const std::string prefix = "dart_array_create: ";
-      throw py::value_error(std::string(kFn) + ": " +
-                            (detail.compare(0, prefix.size(), prefix) == 0
-                                 ? detail.substr(prefix.size()) : detail));
+      throw py::value_error(
+          std::string(kFn) + ": " +
+          (detail.compare(0, prefix.size(), prefix) == 0 ? detail.substr(prefix.size()) : detail));
     }
     raise_dart(rc, "dart_array_create", detail.c_str());
   }
@@ -346,8 +376,10 @@ std::string path_arg(py::handle path, const char *fn) {
     b = py::module_::import("os").attr("fsencode")(path);
   } catch (py::error_already_set &e) {
     if (!e.matches(PyExc_TypeError)) throw;
-    throw py::type_error(std::string(fn) + ": argument 'path' must be a str, bytes or "
-                         "os.PathLike object, not " + tname(path));
+    throw py::type_error(std::string(fn) +
+                         ": argument 'path' must be a str, bytes or "
+                         "os.PathLike object, not " +
+                         tname(path));
   }
   std::string p = b.cast<std::string>();
   if (p.empty()) throw py::value_error(std::string(fn) + ": argument 'path' is empty");
@@ -410,16 +442,18 @@ dart_ret_t check_alone(dart_array_spec_t s) {
 // (a bad path is passed on as NULL, which the units' agreement on the path refuses); a
 // refused file, or a file the arguments cannot decompose: DartError with the same
 // message on every unit.
-std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h,
-                            py::handle halo, py::handle boundary, py::handle stencil,
-                            py::handle procs, py::handle blocks, py::handle exchange) {
+std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h, py::handle halo,
+                            py::handle boundary, py::handle stencil, py::handle procs,
+                            py::handle blocks, py::handle exchange) {
   const dart_team_t team = team_arg(team_h);
   SpecArgs p;
   std::string file;
   p.error.run([&] { file = path_arg(path, "dartpy.Array.load"); });
   const bool named = !p.error;
-  if (named) parse_spec(p, py::handle(), dtype, halo, boundary, stencil, procs, blocks, exchange);
-  else dart_array_spec_init(&p.spec);
+  if (named)
+    parse_spec(p, py::handle(), dtype, halo, boundary, stencil, procs, blocks, exchange);
+  else
+    dart_array_spec_init(&p.spec);
   p.spec.team = team;
   dart_array_t handle = DART_ARRAY_NULL;
   dart_ret_t rc;
@@ -445,9 +479,9 @@ std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h
     const std::string detail = dart_error_detail();
     if (rc == DART_ERR_INVAL && check_alone(p.spec) == DART_ERR_INVAL) {
       const std::string prefix = "dart_array_spec_check: ", why = dart_error_detail();
-      throw py::value_error(std::string(kFn) + ".load: " +
-                            (why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size())
-                                                                         : why));
+      throw py::value_error(
+          std::string(kFn) + ".load: " +
+          (why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size()) : why));
     }
     raise_dart(rc, "dart_array_load", detail.c_str());
   }
@@ -466,7 +500,8 @@ py::array local_view(const Array &a, bool interior) {
   py::ssize_t st = (py::ssize_t)a.itemsize(), offset = 0;
   for (int d = in.ndim - 1; d >= 0; --d) {
     strides[(size_t)d] = st;
-    shape[(size_t)d] = interior ? (py::ssize_t)(in.hi[d] - in.lo[d]) : (py::ssize_t)in.local_shape[d];
+    shape[(size_t)d] = interior ? (py::ssize_t)(in.hi[d] - in.lo[d])
+                                : (py::ssize_t)in.local_shape[d];
     if (interior) offset += in.halo_lo[d] * st;
     st *= (py::ssize_t)in.local_shape[d];
   }
@@ -519,9 +554,9 @@ Region parse_index(const Array &a, py::handle key) {
       r.kept[d] = true;
       r.shape.push_back(len);
       ++d;
-    } else if (py::object i = is_int(item) ? py::reinterpret_steal<py::object>(
-                                                 PyNumber_Index(item.ptr()))
-                                           : py::object()) {
+    } else if (py::object i = is_int(item)
+                                  ? py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()))
+                                  : py::object()) {
       int overflow = 0;
       long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
       if (!overflow && v < 0) v += n;
@@ -533,16 +568,18 @@ Region parse_index(const Array &a, py::handle key) {
       ++d;
     } else {
       PyErr_Clear();  // (an __index__ that failed, e.g. of a NumPy array of several ints)
-      throw py::type_error("dartpy.Array indices must be ints, slices of step 1 or '...', "
-                           "not " + tname(item));
+      throw py::type_error(
+          "dartpy.Array indices must be ints, slices of step 1 or '...', "
+          "not " +
+          tname(item));
     }
   }
   while (d < nd) whole(d++);
   return r;
 }
 
-dart_ret_t region_call(const Array &a, bool put, const Region &r, void *buf,
-                       const int64_t *strides, size_t nbytes) {
+dart_ret_t region_call(const Array &a, bool put, const Region &r, void *buf, const int64_t *strides,
+                       size_t nbytes) {
   return copy_or_blocking(a.node_local && nbytes <= kDirectNoGilBytes, [&] {
     return put ? dart_array_put(a.a, r.lo.data(), r.hi.data(), buf, strides)
                : dart_array_get(a.a, r.lo.data(), r.hi.data(), buf, strides);
@@ -555,8 +592,10 @@ void assign(const py::array &dst, py::handle value, const char *fn, const char *
   if (PyObject_SetItem(dst.ptr(), Py_Ellipsis, value.ptr()) == 0) return;
   py::error_already_set e;
   const std::string what = std::string(fn) + ": argument '" + arg + "': ";
-  if (e.matches(PyExc_ValueError)) throw py::value_error(what + py::str(e.value()).cast<std::string>());
-  if (e.matches(PyExc_TypeError)) throw py::type_error(what + py::str(e.value()).cast<std::string>());
+  if (e.matches(PyExc_ValueError))
+    throw py::value_error(what + py::str(e.value()).cast<std::string>());
+  if (e.matches(PyExc_TypeError))
+    throw py::type_error(what + py::str(e.value()).cast<std::string>());
   throw std::move(e);
 }
 
@@ -707,8 +746,9 @@ void update(const Array &a, int which) {
   dart_ret_t rc;
   {
     Nogil ng;
-    rc = which == 0 ? dart_array_update_halo(a.a)
-         : which == 1 ? dart_array_update_halo_begin(a.a) : dart_array_update_halo_end(a.a);
+    rc = which == 0   ? dart_array_update_halo(a.a)
+         : which == 1 ? dart_array_update_halo_begin(a.a)
+                      : dart_array_update_halo_end(a.a);
   }
   check(rc, names[which]);
 }
@@ -739,14 +779,16 @@ int32_t owner_of(const Array &a, py::handle index) {
   a.need("dart_array_owner");
   int64_t idx[kMaxDims] = {0};
   std::vector<py::object> v;
-  if (is_int(index) && a.nd() == 1) v.push_back(py::reinterpret_borrow<py::object>(index));
-  else v = as_list(index, "argument 'index'", "a sequence of ndim ints");
+  if (is_int(index) && a.nd() == 1)
+    v.push_back(py::reinterpret_borrow<py::object>(index));
+  else
+    v = as_list(index, "argument 'index'", "a sequence of ndim ints");
   if ((int)v.size() != a.nd())
-    throw py::value_error(std::string(kFn) + ": argument 'index' has " +
-                          std::to_string(v.size()) + " entries; the array has " +
-                          std::to_string(a.nd()) + " dimensions");
+    throw py::value_error(std::string(kFn) + ": argument 'index' has " + std::to_string(v.size()) +
+                          " entries; the array has " + std::to_string(a.nd()) + " dimensions");
   for (int d = 0; d < a.nd(); ++d)
-    idx[d] = as_int(v[(size_t)d], "argument 'index[" + std::to_string(d) + "]'", INT64_MIN, INT64_MAX);
+    idx[d] = as_int(v[(size_t)d], "argument 'index[" + std::to_string(d) + "]'", INT64_MIN,
+                    INT64_MAX);
   int32_t unit = -1;
   check(dart_array_owner(a.a, idx, &unit), "dart_array_owner");
   return unit;
@@ -787,10 +829,11 @@ void bind_array(py::module_ &m) {
         "or a sequence with 0 for the entries to choose (MPI_Dims_create's rule). Local.");
 
   py::class_<HaloUpdate>(m, "_HaloUpdate")
-      .def("__enter__", [](HaloUpdate &h) {
-        update(h.array.cast<const Array &>(), 1);
-        return h.array;
-      })
+      .def("__enter__",
+           [](HaloUpdate &h) {
+             update(h.array.cast<const Array &>(), 1);
+             return h.array;
+           })
       .def("__exit__", [](HaloUpdate &h, py::handle, py::handle, py::handle) {
         update(h.array.cast<const Array &>(), 2);
         return false;
@@ -821,51 +864,65 @@ Array.load(path, ...) makes an array of one on any number of units. Free collect
 with free() or a with block (BufferError on every unit while views live).)")
       .def(py::init(&create), py::arg("shape"),
            py::arg("dtype") = py::module_::import("numpy").attr("float64"), py::kw_only(),
-           py::arg("team") = Team{DART_TEAM_ALL}, py::arg("halo") = 0,
-           py::arg("boundary") = "none", py::arg("stencil") = "star",
-           py::arg("procs") = py::none(), py::arg("blocks") = py::none(),
-           py::arg("exchange") = "auto")
+           py::arg("team") = Team{DART_TEAM_ALL}, py::arg("halo") = 0, py::arg("boundary") = "none",
+           py::arg("stencil") = "star", py::arg("procs") = py::none(),
+           py::arg("blocks") = py::none(), py::arg("exchange") = "auto")
       .def_property_readonly("shape", [](const Array &a) { return tuple_of(a.info.shape, a.nd()); })
       .def_property_readonly("dtype", &Array::dtype)
       .def_property_readonly("ndim", [](const Array &a) { return a.nd(); })
       .def_property_readonly("team", [](const Array &a) { return Team{a.info.team}; })
       .def_property_readonly("procs", [](const Array &a) { return tuple_of(a.info.procs, a.nd()); })
-      .def_property_readonly("coords", [](const Array &a) { return tuple_of(a.info.coords, a.nd()); })
-      .def_property_readonly("lo", [](const Array &a) { return tuple_of(a.info.lo, a.nd()); },
-                             "This unit's block: the first global index per dimension.")
-      .def_property_readonly("hi", [](const Array &a) { return tuple_of(a.info.hi, a.nd()); },
-                             "This unit's block: one past the last global index per dimension.")
-      .def_property_readonly("halo", [](const Array &a) {
-        py::tuple t(a.nd());
-        for (int d = 0; d < a.nd(); ++d)
-          t[(size_t)d] = py::make_tuple(a.info.halo_lo[d], a.info.halo_hi[d]);
-        return t;
-      }, "Ghost widths ((lo, hi), ...) per dimension.")
-      .def_property_readonly("boundary", [](const Array &a) {
-        py::tuple t(a.nd());
-        for (int d = 0; d < a.nd(); ++d) t[(size_t)d] = py::str(kBoundary[a.info.boundary[d]]);
-        return t;
-      })
-      .def_property_readonly("stencil", [](const Array &a) { return std::string(kStencil[a.info.stencil]); })
-      .def_property_readonly("exchange", [](const Array &a) { return std::string(kExchange[a.info.exchange]); },
-                             "The exchange in use: 'get' or 'notify' (never 'auto').")
-      .def_property_readonly("gptr", [](const Array &a) { return make_gptr(a.info.gptr, a.slot); },
-                             "Global pointer of team unit 0's block (ghosts included).")
+      .def_property_readonly("coords",
+                             [](const Array &a) { return tuple_of(a.info.coords, a.nd()); })
+      .def_property_readonly(
+          "lo", [](const Array &a) { return tuple_of(a.info.lo, a.nd()); },
+          "This unit's block: the first global index per dimension.")
+      .def_property_readonly(
+          "hi", [](const Array &a) { return tuple_of(a.info.hi, a.nd()); },
+          "This unit's block: one past the last global index per dimension.")
+      .def_property_readonly(
+          "halo",
+          [](const Array &a) {
+            py::tuple t(a.nd());
+            for (int d = 0; d < a.nd(); ++d)
+              t[(size_t)d] = py::make_tuple(a.info.halo_lo[d], a.info.halo_hi[d]);
+            return t;
+          },
+          "Ghost widths ((lo, hi), ...) per dimension.")
+      .def_property_readonly("boundary",
+                             [](const Array &a) {
+                               py::tuple t(a.nd());
+                               for (int d = 0; d < a.nd(); ++d)
+                                 t[(size_t)d] = py::str(kBoundary[a.info.boundary[d]]);
+                               return t;
+                             })
+      .def_property_readonly("stencil",
+                             [](const Array &a) { return std::string(kStencil[a.info.stencil]); })
+      .def_property_readonly(
+          "exchange", [](const Array &a) { return std::string(kExchange[a.info.exchange]); },
+          "The exchange in use: 'get' or 'notify' (never 'auto').")
+      .def_property_readonly(
+          "gptr", [](const Array &a) { return make_gptr(a.info.gptr, a.slot); },
+          "Global pointer of team unit 0's block (ghosts included).")
       .def_property_readonly("freed", [](const Array &a) { return !a.live(); })
-      .def_property_readonly("local", [](const Array &a) { return local_view(a, false); },
-                             "Zero-copy ndarray of this unit's block WITH ghosts.")
-      .def_property_readonly("interior", [](const Array &a) { return local_view(a, true); },
-                             "Zero-copy ndarray of this unit's block without ghosts.")
+      .def_property_readonly(
+          "local", [](const Array &a) { return local_view(a, false); },
+          "Zero-copy ndarray of this unit's block WITH ghosts.")
+      .def_property_readonly(
+          "interior", [](const Array &a) { return local_view(a, true); },
+          "Zero-copy ndarray of this unit's block without ghosts.")
       .def("block", &block_of, py::arg("unit"),
            "(lo, hi) of team unit `unit`'s block (local query).")
       .def("owner", &owner_of, py::arg("index"),
            "The team unit that owns global point `index` (local query).")
-      .def("update_halo", [](const Array &a) { update(a, 0); },
-           "Collective (neighbours only): fill this unit's ghosts from its neighbours.")
+      .def(
+          "update_halo", [](const Array &a) { update(a, 0); },
+          "Collective (neighbours only): fill this unit's ghosts from its neighbours.")
       .def("update_halo_begin", [](const Array &a) { update(a, 1); })
       .def("update_halo_end", [](const Array &a) { update(a, 2); })
-      .def("updating_halo", [](py::object self) { return HaloUpdate{self}; },
-           "Context manager: update_halo_begin on entry, update_halo_end on exit.")
+      .def(
+          "updating_halo", [](py::object self) { return HaloUpdate{self}; },
+          "Context manager: update_halo_begin on entry, update_halo_end on exit.")
       .def("__getitem__", &getitem)
       .def("__setitem__", &setitem)
       .def("gather", &gather, py::arg("root") = 0,
@@ -897,12 +954,13 @@ an ndim a DART array cannot hold, Fortran-ordered data, or a shape the arguments
 decompose raises DartError with the same message on every unit, and nothing is created.)")
       .def("free", &free_array, "Collective free (BufferError on every unit while views live).")
       .def("__enter__", [](py::object self) { return self; })
-      .def("__exit__", [](Array &a, py::handle exc_type, py::handle, py::handle) {
-        // While an exception unwinds on this unit the others are elsewhere: the
-        // collective free would hang them (as for Allocation).
-        if (exc_type.is_none() && a.live()) free_array(a);
-        return false;
-      })
+      .def("__exit__",
+           [](Array &a, py::handle exc_type, py::handle, py::handle) {
+             // While an exception unwinds on this unit the others are elsewhere: the
+             // collective free would hang them (as for Allocation).
+             if (exc_type.is_none() && a.live()) free_array(a);
+             return false;
+           })
       .def("__repr__", &repr);
 }
 

@@ -26,10 +26,11 @@ int atomic_slot(const Gptr &gp, py::handle value, py::handle dtype, const char *
   py::object arr = py::module_::import("numpy").attr("asarray")(value);
   auto *p = py::detail::array_proxy(arr.ptr());
   s = slot_of_typenum(py::detail::array_descriptor_proxy(p->descr)->type_num);
-  if (s == S_NONE || !(npy::get().PyArray_Check_(value.ptr()) ||
-                       PyObject_HasAttrString(value.ptr(), "dtype")))
-    throw py::type_error(std::string(fn) + ": the gptr carries no dtype; pass dtype= or a "
-                                           "NumPy value");
+  if (s == S_NONE ||
+      !(npy::get().PyArray_Check_(value.ptr()) || PyObject_HasAttrString(value.ptr(), "dtype")))
+    throw py::type_error(std::string(fn) +
+                         ": the gptr carries no dtype; pass dtype= or a "
+                         "NumPy value");
   return s;
 }
 
@@ -101,15 +102,21 @@ py::object compare_and_swap(const Gptr &gp, py::handle value, py::handle compare
 }  // namespace
 
 void bind_atomics(py::module_ &m) {
-  m.def("accumulate", [](const Gptr &g, py::handle v, py::handle op, py::handle dt) {
-    accumulate(g, v, op, dt, false);
-  }, py::arg("gptr"), py::arg("values"), py::arg("op"), py::kw_only(),
-     py::arg("dtype") = py::none(), "Atomic element-wise update; complete at dart.flush.");
-  m.def("accumulate_blocking_local", [](const Gptr &g, py::handle v, py::handle op,
-                                        py::handle dt) { accumulate(g, v, op, dt, true); },
-        py::arg("gptr"), py::arg("values"), py::arg("op"), py::kw_only(),
-        py::arg("dtype") = py::none(),
-        R"doc(Atomically combine ``values`` into the memory at ``gptr`` and wait for local completion.
+  m.def(
+      "accumulate",
+      [](const Gptr &g, py::handle v, py::handle op, py::handle dt) {
+        accumulate(g, v, op, dt, false);
+      },
+      py::arg("gptr"), py::arg("values"), py::arg("op"), py::kw_only(),
+      py::arg("dtype") = py::none(), "Atomic element-wise update; complete at dart.flush.");
+  m.def(
+      "accumulate_blocking_local",
+      [](const Gptr &g, py::handle v, py::handle op, py::handle dt) {
+        accumulate(g, v, op, dt, true);
+      },
+      py::arg("gptr"), py::arg("values"), py::arg("op"), py::kw_only(),
+      py::arg("dtype") = py::none(),
+      R"doc(Atomically combine ``values`` into the memory at ``gptr`` and wait for local completion.
 
 Like :func:`accumulate` (element-wise, atomic per element), but on return ``values`` may be
 reused; the result is visible at the target after a flush of ``gptr``.

@@ -50,9 +50,12 @@ void user_op_agree(UserOp *user, dart_team_t team, const char *fn) {
     user_op_reraise(user);
     if (arc == DART_OK && first >= 0)
       raise_dart(DART_ERR_OTHER, fn,
-                 (std::string(fn) + ": the reduction operation's function raised an exception "
-                                    "on unit " + std::to_string(INT_MAX - first) + " of team " +
-                  std::to_string(team) + " (see its traceback)").c_str());
+                 (std::string(fn) +
+                  ": the reduction operation's function raised an exception "
+                  "on unit " +
+                  std::to_string(INT_MAX - first) + " of team " + std::to_string(team) +
+                  " (see its traceback)")
+                     .c_str());
   }
 }
 
@@ -160,8 +163,9 @@ void allgatherv(py::handle sendbuf, py::handle recvbuf, std::vector<size_t> coun
     if (!ti.ok) return;
     const size_t n = ti.size;
     if (counts.size() != n || displs.size() != n)
-      throw py::value_error(std::string(fn) + ": 'nrecvelem' and 'recvdispls' need one "
-                                              "entry per unit of the team");
+      throw py::value_error(std::string(fn) +
+                            ": 'nrecvelem' and 'recvdispls' need one "
+                            "entry per unit of the team");
     size_t mult = g_slots[s.slot].mult;
     for (size_t i = 0; i < n; ++i) {
       if ((displs[i] + counts[i]) * mult > r.nelem)
@@ -185,13 +189,11 @@ void allgatherv(py::handle sendbuf, py::handle recvbuf, std::vector<size_t> coun
 
 // The DART type of a reduction on b with op (a user operation was created for one type;
 // the core checks that it matches).
-dart_datatype_t reduce_type(const Buffer &b, dart_operation_t op, UserOp *user,
-                            const char *fn) {
+dart_datatype_t reduce_type(const Buffer &b, dart_operation_t op, UserOp *user, const char *fn) {
   return user ? g_slots[b.slot].arith : arith_type(b.slot, op, fn);
 }
 
-void reduce(py::handle sendbuf, py::handle recvbuf, py::handle op_h, int root,
-            py::handle team_h) {
+void reduce(py::handle sendbuf, py::handle recvbuf, py::handle op_h, int root, py::handle team_h) {
   const char *fn = "dart_reduce";
   dart_team_t team = team_arg(team_h);
   UserOp *user = nullptr;
@@ -252,8 +254,9 @@ void alltoall(py::handle sendbuf, py::handle recvbuf, py::handle team_h) {
   TeamInfo ti(team);
   size_t n = ti.ok ? ti.size : 1;
   if (s.nelem % n != 0 || r.nelem != s.nelem)
-    throw py::value_error(std::string(fn) + ": 'sendbuf' and 'recvbuf' must have the same "
-                                            "size, a multiple of the team size");
+    throw py::value_error(std::string(fn) +
+                          ": 'sendbuf' and 'recvbuf' must have the same "
+                          "size, a multiple of the team size");
   dart_ret_t rc;
   {
     Nogil ng;
@@ -292,8 +295,8 @@ void sendrecv(py::handle sendbuf, int send_tag, int dest, py::handle recvbuf, in
   dart_ret_t rc;
   {
     Nogil ng;
-    rc = dart_sendrecv(s.ptr, s.nelem, s.type, send_tag, dart_global_unit_t{dest}, r.ptr,
-                       r.nelem, r.type, recv_tag, dart_global_unit_t{src});
+    rc = dart_sendrecv(s.ptr, s.nelem, s.type, send_tag, dart_global_unit_t{dest}, r.ptr, r.nelem,
+                       r.type, recv_tag, dart_global_unit_t{src});
   }
   finish(rc, fn);
 }
@@ -427,8 +430,8 @@ Examples
 >>> out = np.empty(dart.size(), np.int64)
 >>> dart.allgather(np.array([dart.myid()]), out)   # out == [0, 1, ..., n-1]
 )doc");
-  m.def("allgatherv", &allgatherv, py::arg("sendbuf"), py::arg("recvbuf"),
-        py::arg("nrecvelem"), py::arg("recvdispls"), py::arg("team") = all,
+  m.def("allgatherv", &allgatherv, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("nrecvelem"),
+        py::arg("recvdispls"), py::arg("team") = all,
         R"doc(Collect contributions of different sizes from every unit on every unit.
 
 Parameters
@@ -505,8 +508,9 @@ Examples
 >>> total = np.zeros(1)
 >>> dart.allreduce(np.array([1.0]), total, dart.OP_SUM)   # total[0] == dart.size()
 )doc");
-  m.def("alltoall", &alltoall, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("team") = all,
-        R"doc(Send block ``i`` of ``sendbuf`` to team unit ``i`` and receive block ``j`` from unit ``j``.
+  m.def(
+      "alltoall", &alltoall, py::arg("sendbuf"), py::arg("recvbuf"), py::arg("team") = all,
+      R"doc(Send block ``i`` of ``sendbuf`` to team unit ``i`` and receive block ``j`` from unit ``j``.
 
 Parameters
 ----------

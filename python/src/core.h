@@ -72,9 +72,7 @@ struct Deferred {
   }
 };
 
-inline std::string tname(py::handle h) {
-  return py::str(py::type::handle_of(h).attr("__name__"));
-}
+inline std::string tname(py::handle h) { return py::str(py::type::handle_of(h).attr("__name__")); }
 
 // An item of a list argument as an object of a bound class: TypeError naming the
 // argument and the class otherwise (None too: pybind11 casts it to a null pointer).
@@ -151,12 +149,12 @@ constexpr int S_NONE = -1;
 constexpr int kMaxSlots = 32;
 
 struct SlotInfo {
-  std::string name;        // NumPy dtype name
-  size_t itemsize;         // bytes of one NumPy element
-  dart_datatype_t xfer;    // DART type moving the bytes (put/get/collectives)
-  size_t mult;             // DART elements per NumPy element (2 for complex)
-  dart_datatype_t arith;   // DART type for reductions/atomics, UNDEFINED if none
-  bool minmax;             // MIN/MAX allowed (not for uint8 on DART's signed byte)
+  std::string name;       // NumPy dtype name
+  size_t itemsize;        // bytes of one NumPy element
+  dart_datatype_t xfer;   // DART type moving the bytes (put/get/collectives)
+  size_t mult;            // DART elements per NumPy element (2 for complex)
+  dart_datatype_t arith;  // DART type for reductions/atomics, UNDEFINED if none
+  bool minmax;            // MIN/MAX allowed (not for uint8 on DART's signed byte)
 };
 
 extern SlotInfo g_slots[kMaxSlots];
@@ -200,14 +198,14 @@ Gptr make_gptr(const dart_gptr_t &g, int slot);
 struct SegRecord {
   int16_t team = 0, seg = 0;
   int slot = S_NONE;
-  size_t nelem = 0;          // elements per unit (the allocating call's nelem)
-  bool pool = false;         // a dart_memalloc block (seg 0)
-  bool collective = false;   // freed by a collective call (team_memfree/deregister)
+  size_t nelem = 0;         // elements per unit (the allocating call's nelem)
+  bool pool = false;        // a dart_memalloc block (seg 0)
+  bool collective = false;  // freed by a collective call (team_memfree/deregister)
   uint64_t pool_offset = 0;
-  long views = 0;            // live NumPy views (their _ViewOwner objects)
+  long views = 0;  // live NumPy views (their _ViewOwner objects)
   bool freed = false;
   uint64_t generation = 0;
-  py::object keep;           // registered memory: the array that backs it
+  py::object keep;  // registered memory: the array that backs it
 };
 
 uint32_t seg_key(int16_t team, int16_t seg);
@@ -261,12 +259,12 @@ void direct_cache_invalidate();
 // which `release` hands back) and its slot.
 struct Buffer {
   char *ptr = nullptr;
-  size_t nelem = 0;           // DART elements (NumPy elements * mult)
-  size_t size = 0;            // NumPy elements
+  size_t nelem = 0;  // DART elements (NumPy elements * mult)
+  size_t size = 0;   // NumPy elements
   dart_datatype_t type = DART_TYPE_UNDEFINED;
   int slot = S_NONE;
   bool contiguous = true;
-  py::object obj;             // the array (keeps it alive where needed)
+  py::object obj;  // the array (keeps it alive where needed)
 };
 
 // Describes `obj` (a NumPy array or an object with the buffer protocol). writable: the
@@ -278,8 +276,7 @@ Buffer describe(py::handle obj, bool writable, bool contiguous_only, const char 
 
 // DART type of the global side: the slot's basic type, or (stride > 0) a layout of
 // nelem / mult / blocklen blocks of blocklen elements, stride elements apart.
-dart_datatype_t remote_type(int slot, size_t stride, size_t blocklen, size_t nelem,
-                            const char *fn);
+dart_datatype_t remote_type(int slot, size_t stride, size_t blocklen, size_t nelem, const char *fn);
 
 // Hands a type from describe/remote_type back to the core (basic types: no-op).
 void layout_release(dart_datatype_t type);

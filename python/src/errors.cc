@@ -26,10 +26,12 @@ void raise_dart(dart_ret_t rc, const char *fn, const char *detail) {
 void bind_errors(py::module_ &m) {
   // Defined in Python (picklable, documented there); imported before _core by dartpy.
   g_dart_error = py::module_::import("dartpy._errors").attr("DartError");
-  m.def("error_detail", []() { return std::string(dart_error_detail()); },
-        "dart_error_detail(): what went wrong in this thread's last failed DART call.");
-  m.def("strerror", [](int code) { return std::string(dart_strerror((dart_ret_t)code)); },
-        py::arg("code"), "dart_strerror(): the text of a return code.");
+  m.def(
+      "error_detail", []() { return std::string(dart_error_detail()); },
+      "dart_error_detail(): what went wrong in this thread's last failed DART call.");
+  m.def(
+      "strerror", [](int code) { return std::string(dart_strerror((dart_ret_t)code)); },
+      py::arg("code"), "dart_strerror(): the text of a return code.");
 }
 
 }  // namespace dartpy

@@ -84,8 +84,7 @@ void handle_free(Handle &h) {
 // Completes a list of handles with one dart_waitall[_local].
 void complete_all(py::iterable handles, bool local, const char *fn) {
   std::vector<Handle *> hs;
-  for (auto item : handles)
-    hs.push_back(list_item<Handle>(item, fn, "handles", "dartpy.Handle"));
+  for (auto item : handles) hs.push_back(list_item<Handle>(item, fn, "handles", "dartpy.Handle"));
   std::vector<dart_handle_t> raw;
   std::vector<Handle *> owners;
   for (Handle *h : hs) {
@@ -175,27 +174,32 @@ Returns
 -------
 bool
 )doc");
-  m.def("waitall", [](py::iterable hs) { complete_all(hs, false, "dart_waitall"); },
-        py::arg("handles"),
-        R"doc(Wait until the operations of all ``handles`` are complete.
+  m.def(
+      "waitall", [](py::iterable hs) { complete_all(hs, false, "dart_waitall"); },
+      py::arg("handles"),
+      R"doc(Wait until the operations of all ``handles`` are complete.
 
 Parameters
 ----------
 handles : iterable of Handle
 )doc");
-  m.def("waitall_local", [](py::iterable hs) { complete_all(hs, true, "dart_waitall_local"); },
-        py::arg("handles"),
-        R"doc(Wait until the operations of all ``handles`` are locally complete.
+  m.def(
+      "waitall_local", [](py::iterable hs) { complete_all(hs, true, "dart_waitall_local"); },
+      py::arg("handles"),
+      R"doc(Wait until the operations of all ``handles`` are locally complete.
 
 Parameters
 ----------
 handles : iterable of Handle
 )doc");
-  m.def("testall", [](py::iterable hs) {
-    complete_all(hs, false, "dart_testall");
-    return true;
-  }, py::arg("handles"),
-        R"doc(Whether all operations of ``handles`` are complete; completes them if so.
+  m.def(
+      "testall",
+      [](py::iterable hs) {
+        complete_all(hs, false, "dart_testall");
+        return true;
+      },
+      py::arg("handles"),
+      R"doc(Whether all operations of ``handles`` are complete; completes them if so.
 
 Parameters
 ----------
@@ -205,11 +209,14 @@ Returns
 -------
 bool
 )doc");
-  m.def("testall_local", [](py::iterable hs) {
-    complete_all(hs, true, "dart_testall_local");
-    return true;
-  }, py::arg("handles"),
-        R"doc(Whether all operations of ``handles`` are locally complete.
+  m.def(
+      "testall_local",
+      [](py::iterable hs) {
+        complete_all(hs, true, "dart_testall_local");
+        return true;
+      },
+      py::arg("handles"),
+      R"doc(Whether all operations of ``handles`` are locally complete.
 
 Parameters
 ----------

@@ -26,11 +26,13 @@ MPI_Comm g_exit_comm = MPI_COMM_NULL;
 int thread_level_from(py::handle h) {
   if (h.is_none()) return MPI_THREAD_SERIALIZED;
   std::string s = py::str(h);
-  for (int level : {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
-                    MPI_THREAD_MULTIPLE})
+  for (int level :
+       {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE})
     if (s == dart_mpi_thread_level_name(level)) return level;
-  throw py::value_error("dartpy.init: argument 'thread_level' must be 'single', 'funneled', "
-                        "'serialized' or 'multiple', not '" + s + "'");
+  throw py::value_error(
+      "dartpy.init: argument 'thread_level' must be 'single', 'funneled', "
+      "'serialized' or 'multiple', not '" +
+      s + "'");
 }
 
 // Whether DART_PROGRESS_PER_NODE asks for progress processes (set, and not 0). Read here
@@ -65,7 +67,7 @@ int init_impl(bool thread_multiple, py::handle thread_level) {
     }
     dart_thread_support_level_t started = DART_THREAD_SINGLE;
     if (mrc == MPI_SUCCESS)
-      rc = thread_multiple ? dart_init_thread(nullptr, nullptr, &level)
+      rc = thread_multiple   ? dart_init_thread(nullptr, nullptr, &level)
            : dart_starts_mpi ? dart_init_thread(nullptr, nullptr, &started)
                              : dart_init(nullptr, nullptr);
     MPI_Comm units = MPI_COMM_NULL;
@@ -99,7 +101,7 @@ void exit_impl(bool check_views) {
       throw py::buffer_error(
           "dartpy.exit: " +
           (mine > 0 ? std::to_string(mine) + " NumPy view(s) of global memory are still "
-                                              "alive on this unit"
+                                             "alive on this unit"
                     : std::string("NumPy views of global memory are still alive on "
                                   "another unit")) +
           "; delete them (del view) before dart.exit(), which frees all global memory");
@@ -133,7 +135,7 @@ void exit_or_abort(double wait) {
       const double until = MPI_Wtime() + wait;
       while (!done && MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done &&
              MPI_Wtime() < until) {
-        struct timespec ts {0, 2000000};  // 2 ms: leave the core to the other units
+        struct timespec ts{0, 2000000};  // 2 ms: leave the core to the other units
         nanosleep(&ts, nullptr);
       }
     }
@@ -151,8 +153,8 @@ void exit_or_abort(double wait) {
   sys.attr("stderr").attr("write")(
       "dartpy: unit " + std::to_string(me.id) + " of " + std::to_string(n) +
       " is exiting without dart.exit() (sys.exit() or the end of the script) and the other "
-      "units did not exit with it within " + std::to_string((int)wait) +
-      " s: aborting all units (dart_abort)\n");
+      "units did not exit with it within " +
+      std::to_string((int)wait) + " s: aborting all units (dart_abort)\n");
   sys.attr("stderr").attr("flush")();
   dart_abort(1);
 }
@@ -180,25 +182,36 @@ void bind_init(py::module_ &m) {
   m.def("_mpi_started_here", []() { return g_mpi_started; });
   m.def("_live_views", []() { return live_views(); });
   m.def("_generation", []() { return g_generation; });
-  m.def("initialized", []() { return (bool)dart_initialized(); },
-        "True between dartpy.init() and dartpy.exit().");
-  m.def("abort", [](int code) {
-    py::module_::import("sys").attr("stdout").attr("flush")();
-    py::module_::import("sys").attr("stderr").attr("flush")();
-    dart_abort(code);
-  }, py::arg("errorcode") = 1, "Abort all units of the job (MPI_Abort) with errorcode.");
-  m.def("myid", []() {
-    dart_global_unit_t u;
-    check(dart_myid(&u), "dart_myid");
-    return u.id;
-  }, "Global id (0-based) of the calling unit.");
-  m.def("size", []() {
-    size_t n = 0;
-    check(dart_size(&n), "dart_size");
-    return n;
-  }, "Number of units in DART_TEAM_ALL.");
-  m.def("config_string", []() { return std::string(dart_config_string()); },
-        R"doc(The runtime's configuration as one line of text.
+  m.def(
+      "initialized", []() { return (bool)dart_initialized(); },
+      "True between dartpy.init() and dartpy.exit().");
+  m.def(
+      "abort",
+      [](int code) {
+        py::module_::import("sys").attr("stdout").attr("flush")();
+        py::module_::import("sys").attr("stderr").attr("flush")();
+        dart_abort(code);
+      },
+      py::arg("errorcode") = 1, "Abort all units of the job (MPI_Abort) with errorcode.");
+  m.def(
+      "myid",
+      []() {
+        dart_global_unit_t u;
+        check(dart_myid(&u), "dart_myid");
+        return u.id;
+      },
+      "Global id (0-based) of the calling unit.");
+  m.def(
+      "size",
+      []() {
+        size_t n = 0;
+        check(dart_size(&n), "dart_size");
+        return n;
+      },
+      "Number of units in DART_TEAM_ALL.");
+  m.def(
+      "config_string", []() { return std::string(dart_config_string()); },
+      R"doc(The runtime's configuration as one line of text.
 
 Names the MPI, the window kinds, node emulation and progress settings in force; the
 same text ``python -m dartpy --info`` prints. Needs no initialization.
@@ -207,26 +220,32 @@ Returns
 -------
 str
 )doc");
-  m.def("mpi_quirks", []() {
-    py::list out;
-    std::string all = dart_mpi_quirks();
-    for (size_t pos = 0; pos < all.size();) {
-      size_t end = all.find('\n', pos);
-      if (end == std::string::npos) end = all.size();
-      if (end > pos) out.append(all.substr(pos, end - pos));
-      pos = end + 1;
-    }
-    return out;
-  }, "The workarounds for defects of this MPI library that DART applies, one line each "
-     "(dart_mpi_quirks; empty before init).");
-  m.def("mpi_version", []() { return std::string(dart_mpi_version()); },
-        "Version of the DART-MPI library (dart_mpi_version).");
-  m.def("node_count", []() {
-    size_t n = 0;
-    check(dart_node_count(&n), "dart_node_count");
-    return n;
-  },
-        R"doc(The number of nodes the job's units run on.
+  m.def(
+      "mpi_quirks",
+      []() {
+        py::list out;
+        std::string all = dart_mpi_quirks();
+        for (size_t pos = 0; pos < all.size();) {
+          size_t end = all.find('\n', pos);
+          if (end == std::string::npos) end = all.size();
+          if (end > pos) out.append(all.substr(pos, end - pos));
+          pos = end + 1;
+        }
+        return out;
+      },
+      "The workarounds for defects of this MPI library that DART applies, one line each "
+      "(dart_mpi_quirks; empty before init).");
+  m.def(
+      "mpi_version", []() { return std::string(dart_mpi_version()); },
+      "Version of the DART-MPI library (dart_mpi_version).");
+  m.def(
+      "node_count",
+      []() {
+        size_t n = 0;
+        check(dart_node_count(&n), "dart_node_count");
+        return n;
+      },
+      R"doc(The number of nodes the job's units run on.
 
 With node emulation (``DART_UNITS_PER_NODE``) an emulated node counts as a node.
 
@@ -234,12 +253,15 @@ Returns
 -------
 int
 )doc");
-  m.def("unit_node", [](int unit) {
-    int32_t node = -1;
-    check(dart_unit_node(dart_global_unit_t{unit}, &node), "dart_unit_node");
-    return node;
-  }, py::arg("unit"),
-        R"doc(The node (0-based) that global unit ``unit`` runs on.
+  m.def(
+      "unit_node",
+      [](int unit) {
+        int32_t node = -1;
+        check(dart_unit_node(dart_global_unit_t{unit}, &node), "dart_unit_node");
+        return node;
+      },
+      py::arg("unit"),
+      R"doc(The node (0-based) that global unit ``unit`` runs on.
 
 Parameters
 ----------
@@ -250,12 +272,14 @@ Returns
 -------
 int
 )doc");
-  m.def("units_per_node_emulation", []() {
-    int32_t k = 0;
-    check(dart_units_per_node_emulation(&k), "dart_units_per_node_emulation");
-    return k;
-  },
-        R"doc(Units per emulated node (``DART_UNITS_PER_NODE``; 0: no emulation).
+  m.def(
+      "units_per_node_emulation",
+      []() {
+        int32_t k = 0;
+        check(dart_units_per_node_emulation(&k), "dart_units_per_node_emulation");
+        return k;
+      },
+      R"doc(Units per emulated node (``DART_UNITS_PER_NODE``; 0: no emulation).
 
 Node emulation splits one machine into nodes of this many units, so that the paths
 between nodes run on one host (tests, benchmarks).
@@ -264,12 +288,14 @@ Returns
 -------
 int
 )doc");
-  m.def("progress_per_node", []() {
-    int32_t k = 0;
-    check(dart_progress_per_node(&k), "dart_progress_per_node");
-    return k;
-  },
-        R"doc(The number of progress processes per node (``DART_PROGRESS_PER_NODE``; 0: none).
+  m.def(
+      "progress_per_node",
+      []() {
+        int32_t k = 0;
+        check(dart_progress_per_node(&k), "dart_progress_per_node");
+        return k;
+      },
+      R"doc(The number of progress processes per node (``DART_PROGRESS_PER_NODE``; 0: none).
 
 Progress processes (ICPADS 2016) are MPI processes that are no units: they drive
 transfers between nodes. See the user guide, "Progress processes".
@@ -278,39 +304,45 @@ Returns
 -------
 int
 )doc");
-  m.def("mpi_info", []() {
-    py::dict d;
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len = 0;
-    MPI_Get_library_version(lib, &len);
-    int ver = 0, sub = 0;
-    MPI_Get_version(&ver, &sub);
-    d["library_version"] = std::string(lib, (size_t)std::max(len, 0));
-    d["standard"] = std::to_string(ver) + "." + std::to_string(sub);
-    int inited = 0, finalized = 0;
-    MPI_Initialized(&inited);
-    MPI_Finalized(&finalized);
-    d["initialized"] = (bool)inited;
-    d["finalized"] = (bool)finalized;
-    if (inited && !finalized) {
-      int level = 0;
-      MPI_Query_thread(&level);
-      d["thread_level"] = dart_mpi_thread_level_name(level);
-    } else {
-      d["thread_level"] = py::none();
-    }
-    d["started_by_dartpy"] = g_mpi_started;
-    return d;
-  }, "MPI library version string, standard version and thread level.");
-  m.def("build_info", []() {
-    py::dict d;
-    d["mpi_flavor"] = DARTPY_MPI_FLAVOR;
-    d["mpicc"] = DARTPY_MPICC;
-    d["mpiexec"] = DARTPY_MPIEXEC;
-    d["version"] = DARTPY_VERSION;
-    d["dart_interface"] = DART_VERSION_STR;
-    return d;
-  }, "How this extension was built: MPI flavor, MPI compiler wrapper and launcher.");
+  m.def(
+      "mpi_info",
+      []() {
+        py::dict d;
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+        int len = 0;
+        MPI_Get_library_version(lib, &len);
+        int ver = 0, sub = 0;
+        MPI_Get_version(&ver, &sub);
+        d["library_version"] = std::string(lib, (size_t)std::max(len, 0));
+        d["standard"] = std::to_string(ver) + "." + std::to_string(sub);
+        int inited = 0, finalized = 0;
+        MPI_Initialized(&inited);
+        MPI_Finalized(&finalized);
+        d["initialized"] = (bool)inited;
+        d["finalized"] = (bool)finalized;
+        if (inited && !finalized) {
+          int level = 0;
+          MPI_Query_thread(&level);
+          d["thread_level"] = dart_mpi_thread_level_name(level);
+        } else {
+          d["thread_level"] = py::none();
+        }
+        d["started_by_dartpy"] = g_mpi_started;
+        return d;
+      },
+      "MPI library version string, standard version and thread level.");
+  m.def(
+      "build_info",
+      []() {
+        py::dict d;
+        d["mpi_flavor"] = DARTPY_MPI_FLAVOR;
+        d["mpicc"] = DARTPY_MPICC;
+        d["mpiexec"] = DARTPY_MPIEXEC;
+        d["version"] = DARTPY_VERSION;
+        d["dart_interface"] = DART_VERSION_STR;
+        return d;
+      },
+      "How this extension was built: MPI flavor, MPI compiler wrapper and launcher.");
 }
 
 }  // namespace dartpy

@@ -23,9 +23,11 @@ dart_locality_scope_t scope_arg(py::handle h, const char *fn) {
     const std::string s = h.cast<std::string>();
     for (const auto &n : names)
       if (s == n.first) return n.second;
-    throw py::value_error(std::string(fn) + ": argument 'scope' must be one of 'global', "
+    throw py::value_error(std::string(fn) +
+                          ": argument 'scope' must be one of 'global', "
                           "'group', 'node', 'module', 'numa', 'core' or a LOCALITY_SCOPE_* "
-                          "constant, not '" + s + "'");
+                          "constant, not '" +
+                          s + "'");
   }
   if (!PyIndex_Check(h.ptr()) || py::isinstance<py::bool_>(h))
     throw py::type_error(std::string(fn) + ": argument 'scope' must be a str or an int, not " +

@@ -14,20 +14,19 @@ struct Lock {
   dart_lock_t l = DART_LOCK_NULL;
   uint64_t generation = 0;
   dart_team_t team = DART_TEAM_NULL;
-  bool live() const { return l != DART_LOCK_NULL && generation == g_generation && is_initialized(); }
+  bool live() const {
+    return l != DART_LOCK_NULL && generation == g_generation && is_initialized();
+  }
   // The handle for a DART call: a destroyed lock (or one of an earlier dart.init cycle)
   // is one the core recognizes as not live, so its error reaches the caller.
-  dart_lock_t get() const {
-    return live() ? l : reinterpret_cast<dart_lock_t>(&g_dead_lock_tag);
-  }
+  dart_lock_t get() const { return live() ? l : reinterpret_cast<dart_lock_t>(&g_dead_lock_tag); }
   ~Lock() {
     if (live()) {
       std::string msg = "dartpy.Lock of team " + std::to_string(team) +
                         " collected without team_lock_destroy(); it is released only at "
                         "dart.exit() (collective calls are never made by the garbage "
                         "collector)";
-      if (PyErr_WarnEx(PyExc_ResourceWarning, msg.c_str(), 1) < 0)
-        PyErr_WriteUnraisable(nullptr);
+      if (PyErr_WarnEx(PyExc_ResourceWarning, msg.c_str(), 1) < 0) PyErr_WriteUnraisable(nullptr);
     }
   }
 };
@@ -107,10 +106,11 @@ team_lock_destroy(lock) / lock.destroy().)")
       .def("destroy", &lock_destroy)
       .def_property_readonly("initialized", &lock_initialized)
       .def_property_readonly("team", [](const Lock &l) { return Team{l.team}; })
-      .def("__enter__", [](py::object self) {
-        lock_acquire(self.cast<Lock &>());
-        return self;
-      })
+      .def("__enter__",
+           [](py::object self) {
+             lock_acquire(self.cast<Lock &>());
+             return self;
+           })
       .def("__exit__", [](Lock &l, py::handle, py::handle, py::handle) {
         lock_release(l);
         return false;

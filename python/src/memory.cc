@@ -10,7 +10,7 @@ namespace dartpy {
 namespace {
 
 std::unordered_map<uint32_t, std::shared_ptr<SegRecord>> g_segs;  // (team, seg) -> record
-std::map<uint64_t, std::shared_ptr<SegRecord>> g_pool;             // own pool blocks
+std::map<uint64_t, std::shared_ptr<SegRecord>> g_pool;            // own pool blocks
 std::shared_ptr<SegRecord> g_pool_other;  // any pool memory not allocated here
 
 std::shared_ptr<SegRecord> new_record(int16_t team, int16_t seg, int slot, size_t nelem) {
@@ -38,8 +38,9 @@ struct ViewOwner {
 std::vector<py::ssize_t> parse_shape(py::handle shape, const char *fn) {
   auto as_index = [&](py::handle h) -> py::ssize_t {
     if (!PyIndex_Check(h.ptr()))
-      throw py::type_error(std::string(fn) + ": argument 'shape' must be an int or a "
-                                             "sequence of ints");
+      throw py::type_error(std::string(fn) +
+                           ": argument 'shape' must be an int or a "
+                           "sequence of ints");
     py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
     if (!i) throw py::error_already_set();
     return i.cast<py::ssize_t>();
@@ -49,13 +50,13 @@ std::vector<py::ssize_t> parse_shape(py::handle shape, const char *fn) {
     out.push_back(as_index(shape));
   } else {
     if (!PySequence_Check(shape.ptr()))
-      throw py::type_error(std::string(fn) + ": argument 'shape' must be an int or a "
-                                             "sequence of ints");
+      throw py::type_error(std::string(fn) +
+                           ": argument 'shape' must be an int or a "
+                           "sequence of ints");
     for (auto item : py::iter(shape)) out.push_back(as_index(item));
   }
   for (auto v : out)
-    if (v < 0)
-      throw py::value_error(std::string(fn) + ": argument 'shape' has a negative extent");
+    if (v < 0) throw py::value_error(std::string(fn) + ": argument 'shape' has a negative extent");
   return out;
 }
 
@@ -167,8 +168,9 @@ void team_segments_check_views(dart_team_t team, const char *fn) {
   }
   if (views_anywhere(team, mine, fn) > 0)
     throw py::buffer_error(mine > 0 ? views_alive_msg(fn, mine) + " (of the team's memory)"
-                                    : std::string(fn) + ": NumPy views of this team's memory "
-                                      "are still alive on another unit; nothing was freed");
+                                    : std::string(fn) +
+                                          ": NumPy views of this team's memory "
+                                          "are still alive on another unit; nothing was freed");
 }
 
 std::shared_ptr<SegRecord> segment_record(const dart_gptr_t &g, int slot, size_t nelem) {
@@ -198,8 +200,9 @@ void segment_check_views(dart_team_t team, SegRecord *rec, const char *fn) {
   long any = views_anywhere(team, mine, fn);
   if (any > 0)
     throw py::buffer_error(mine > 0 ? views_alive_msg(fn, mine)
-                                    : std::string(fn) + ": NumPy views of this memory "
-                                      "are still alive on another unit; nothing was freed");
+                                    : std::string(fn) +
+                                          ": NumPy views of this memory "
+                                          "are still alive on another unit; nothing was freed");
 }
 
 void segment_forget(int16_t team, int16_t seg) {
@@ -362,9 +365,9 @@ py::array view(const Gptr &gp, py::handle shape_h, py::handle dtype_h) {
   if (need > avail)
     throw py::value_error(std::string(fn) + ": argument 'shape' needs " + std::to_string(need) +
                           " bytes but only " + std::to_string(avail) + " remain in " +
-                          (own_block ? std::string("this dart_memalloc block")
-                                     : "unit " + std::to_string(f.unit) +
-                                           "'s part of the segment") +
+                          (own_block
+                               ? std::string("this dart_memalloc block")
+                               : "unit " + std::to_string(f.unit) + "'s part of the segment") +
                           " after offset " + std::to_string(f.offset));
   if (!rec) {
     // A live segment the binding did not allocate (e.g. from another init cycle's
@@ -411,15 +414,18 @@ DartError
         py::arg("dtype"),
         "Collective: nelem elements of dtype on every unit of team; returns the Gptr of "
         "team unit 0's part.");
-  m.def("team_memfree", [](const Gptr &g) { team_free(g, false); }, py::arg("gptr"),
-        "Collective free. Raises BufferError on every unit if NumPy views are alive.");
-  m.def("team_memregister", [](py::handle team, py::handle a) {
-    return team_memregister(team, a, false);
-  }, py::arg("team"), py::arg("array"), "Collective: expose a C-contiguous array.");
-  m.def("team_memregister_aligned", [](py::handle team, py::handle a) {
-    return team_memregister(team, a, true);
-  }, py::arg("team"), py::arg("array"),
-        R"doc(Make a C-contiguous array of every unit globally addressable (collective).
+  m.def(
+      "team_memfree", [](const Gptr &g) { team_free(g, false); }, py::arg("gptr"),
+      "Collective free. Raises BufferError on every unit if NumPy views are alive.");
+  m.def(
+      "team_memregister",
+      [](py::handle team, py::handle a) { return team_memregister(team, a, false); },
+      py::arg("team"), py::arg("array"), "Collective: expose a C-contiguous array.");
+  m.def(
+      "team_memregister_aligned",
+      [](py::handle team, py::handle a) { return team_memregister(team, a, true); },
+      py::arg("team"), py::arg("array"),
+      R"doc(Make a C-contiguous array of every unit globally addressable (collective).
 
 Like :func:`team_memregister`, but every unit registers the same number of elements
 (DART's *aligned* form). The array must stay alive until :func:`team_memderegister`.
@@ -442,8 +448,9 @@ ValueError
 DartError
     For sizes that differ between units.
 )doc");
-  m.def("team_memderegister", [](const Gptr &g) { team_free(g, true); }, py::arg("gptr"),
-        R"doc(Deregister memory registered with :func:`team_memregister` (local, not collective).
+  m.def(
+      "team_memderegister", [](const Gptr &g) { team_free(g, true); }, py::arg("gptr"),
+      R"doc(Deregister memory registered with :func:`team_memregister` (local, not collective).
 
 Units deregister in any order, as in C.
 
@@ -463,13 +470,17 @@ DartError
         py::arg("dtype") = py::none(),
         "Zero-copy NumPy array of the memory at gptr (own unit or a same-node unit).");
   m.def("_views_of", &views_of, py::arg("gptr"));
-  m.def("_segment_freed", [](const Gptr &g) {
-    GptrFields f = fields(g.g);
-    if (f.segid == DART_SEGMENT_LOCAL) return g_pool.find(f.offset) == g_pool.end();
-    return g_segs.find(seg_key(f.teamid, f.segid)) == g_segs.end();
-  }, py::arg("gptr"));
-  py::class_<ViewOwner>(m, "_ViewOwner")
-      .def_property_readonly("freed", [](const ViewOwner &o) { return o.rec->freed; });
+  m.def(
+      "_segment_freed",
+      [](const Gptr &g) {
+        GptrFields f = fields(g.g);
+        if (f.segid == DART_SEGMENT_LOCAL) return g_pool.find(f.offset) == g_pool.end();
+        return g_segs.find(seg_key(f.teamid, f.segid)) == g_segs.end();
+      },
+      py::arg("gptr"));
+  py::class_<ViewOwner>(m, "_ViewOwner").def_property_readonly("freed", [](const ViewOwner &o) {
+    return o.rec->freed;
+  });
 }
 
 }  // namespace dartpy

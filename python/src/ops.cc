@@ -73,8 +73,9 @@ std::unique_ptr<Op> op_create(py::function fn, py::handle dtype, bool commute) {
 
 dart_operation_t op_arg(py::handle op, const char *fn, UserOp **user) {
   if (!PyIndex_Check(op.ptr()))
-    throw py::type_error(std::string(fn) + ": argument 'op' must be a dartpy.OP_* constant "
-                                           "or an Op from dartpy.op_create");
+    throw py::type_error(std::string(fn) +
+                         ": argument 'op' must be a dartpy.OP_* constant "
+                         "or an Op from dartpy.op_create");
   py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(op.ptr()));
   if (!i) throw py::error_already_set();
   dart_operation_t v = (dart_operation_t)i.cast<intptr_t>();

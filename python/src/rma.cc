@@ -45,14 +45,13 @@ bool known_direct(const dart_gptr_t &g) {
 enum class Mode { Blocking, Flush, Handle };
 
 const char *call_name(bool put, Mode mode) {
-  static const char *names[2][3] = {
-      {"dart_get_blocking", "dart_get", "dart_get_handle"},
-      {"dart_put_blocking", "dart_put", "dart_put_handle"}};
+  static const char *names[2][3] = {{"dart_get_blocking", "dart_get", "dart_get_handle"},
+                                    {"dart_put_blocking", "dart_put", "dart_put_handle"}};
   return names[put][(int)mode];
 }
 
 dart_ret_t call(bool put, Mode mode, const dart_gptr_t &g, char *ptr, size_t nelem,
-               dart_datatype_t lt, dart_datatype_t rt, dart_handle_t *h) {
+                dart_datatype_t lt, dart_datatype_t rt, dart_handle_t *h) {
   if (mode == Mode::Blocking)
     return put ? dart_put_blocking(g, ptr, nelem, lt, rt)
                : dart_get_blocking(ptr, g, nelem, rt, lt);
@@ -88,8 +87,8 @@ py::object started(Mode mode, dart_handle_t h, const dart_gptr_t &g, py::handle 
     check(rc, "dart_handle_free");
     return py::none();
   }
-  return make_handle(h, g, h != DART_HANDLE_NULL ? py::reinterpret_borrow<py::object>(buf)
-                                                 : py::object());
+  return make_handle(
+      h, g, h != DART_HANDLE_NULL ? py::reinterpret_borrow<py::object>(buf) : py::object());
 }
 
 py::object transfer(bool put, Mode mode, const Gptr &gp, py::handle buf, size_t rstride,
@@ -227,35 +226,53 @@ void pending_clear_segment(int16_t team, int16_t seg) { g_pending.erase(seg_key(
 void pending_clear_all() { g_pending.clear(); }
 
 void bind_rma(py::module_ &m) {
-  m.def("put_blocking", [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
-    transfer(true, Mode::Blocking, g, a, rs, rb);
-  }, py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1,
-     "Copy array to gptr; on return the data is visible at the target. array may be a "
-     "strided NumPy view (one DART strided/indexed type, no copy). remote_stride/"
-     "remote_blocklen describe a strided layout at the target (in elements).");
-  m.def("get_blocking", [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
-    transfer(false, Mode::Blocking, g, out, rs, rb);
-  }, py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1, "Copy from gptr into out; complete on return.");
-  m.def("put", [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
-    transfer(true, Mode::Flush, g, a, rs, rb);
-  }, py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1,
-     "Start a put; it completes (array reusable, data visible) at dart.flush(gptr) or "
-     "flush_all. The binding keeps array alive until then.");
-  m.def("get", [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
-    transfer(false, Mode::Flush, g, out, rs, rb);
-  }, py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1, "Start a get; out holds the data after a flush.");
-  m.def("put_handle", [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
-    return transfer(true, Mode::Handle, g, a, rs, rb);
-  }, py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1, "Start a put; returns a Handle.");
-  m.def("get_handle", [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
-    return transfer(false, Mode::Handle, g, out, rs, rb);
-  }, py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1, "Start a get; returns a Handle.");
+  m.def(
+      "put_blocking",
+      [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
+        transfer(true, Mode::Blocking, g, a, rs, rb);
+      },
+      py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1,
+      "Copy array to gptr; on return the data is visible at the target. array may be a "
+      "strided NumPy view (one DART strided/indexed type, no copy). remote_stride/"
+      "remote_blocklen describe a strided layout at the target (in elements).");
+  m.def(
+      "get_blocking",
+      [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
+        transfer(false, Mode::Blocking, g, out, rs, rb);
+      },
+      py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1, "Copy from gptr into out; complete on return.");
+  m.def(
+      "put",
+      [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
+        transfer(true, Mode::Flush, g, a, rs, rb);
+      },
+      py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1,
+      "Start a put; it completes (array reusable, data visible) at dart.flush(gptr) or "
+      "flush_all. The binding keeps array alive until then.");
+  m.def(
+      "get",
+      [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
+        transfer(false, Mode::Flush, g, out, rs, rb);
+      },
+      py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1, "Start a get; out holds the data after a flush.");
+  m.def(
+      "put_handle",
+      [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
+        return transfer(true, Mode::Handle, g, a, rs, rb);
+      },
+      py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1, "Start a put; returns a Handle.");
+  m.def(
+      "get_handle",
+      [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
+        return transfer(false, Mode::Handle, g, out, rs, rb);
+      },
+      py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1, "Start a get; returns a Handle.");
 
   py::class_<Prepared>(m, "Transfer", R"(A put or get prepared once by put_init/get_init.
 
@@ -276,31 +293,44 @@ raises DartError.)")
         return std::string("<dartpy.Transfer ") + (p.put ? "put" : "get") + " of " +
                std::to_string(p.nbytes) + " bytes>";
       });
-  m.def("put_init", [](const Gptr &g, py::handle a, size_t rs, size_t rb) {
-    return prepare(true, g, a, rs, rb);
-  }, py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1,
-     "Prepare put_blocking(gptr, array, ...) for repeated use: returns a Transfer.");
-  m.def("get_init", [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
-    return prepare(false, g, out, rs, rb);
-  }, py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
-     py::arg("remote_blocklen") = 1,
-     "Prepare get_blocking(out, gptr, ...) for repeated use: returns a Transfer.");
-  m.def("run_all", [](py::iterable ts) {
-    for (Prepared *p : as_prepared(ts, "dartpy.run_all")) p->go(Mode::Blocking);
-  }, py::arg("transfers"), "Run prepared transfers one after the other (blocking).");
-  m.def("start_all", [](py::iterable ts) {
-    py::list handles;
-    for (Prepared *p : as_prepared(ts, "dartpy.start_all")) handles.append(p->go(Mode::Handle));
-    return handles;
-  }, py::arg("transfers"), "Start prepared transfers; returns their Handles (for waitall). "
-     "If one fails to start, the ones started before it complete locally and the error is "
-     "raised.");
+  m.def(
+      "put_init",
+      [](const Gptr &g, py::handle a, size_t rs, size_t rb) { return prepare(true, g, a, rs, rb); },
+      py::arg("gptr"), py::arg("array"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1,
+      "Prepare put_blocking(gptr, array, ...) for repeated use: returns a Transfer.");
+  m.def(
+      "get_init",
+      [](py::handle out, const Gptr &g, size_t rs, size_t rb) {
+        return prepare(false, g, out, rs, rb);
+      },
+      py::arg("out"), py::arg("gptr"), py::kw_only(), py::arg("remote_stride") = 0,
+      py::arg("remote_blocklen") = 1,
+      "Prepare get_blocking(out, gptr, ...) for repeated use: returns a Transfer.");
+  m.def(
+      "run_all",
+      [](py::iterable ts) {
+        for (Prepared *p : as_prepared(ts, "dartpy.run_all")) p->go(Mode::Blocking);
+      },
+      py::arg("transfers"), "Run prepared transfers one after the other (blocking).");
+  m.def(
+      "start_all",
+      [](py::iterable ts) {
+        py::list handles;
+        for (Prepared *p : as_prepared(ts, "dartpy.start_all")) handles.append(p->go(Mode::Handle));
+        return handles;
+      },
+      py::arg("transfers"),
+      "Start prepared transfers; returns their Handles (for waitall). "
+      "If one fails to start, the ones started before it complete locally and the error is "
+      "raised.");
 
-  m.def("flush", [](const Gptr &g) { flush(g, FlushKind::One); }, py::arg("gptr"),
-        "Complete all put/get/accumulate to gptr's unit in its segment (remote completion).");
-  m.def("flush_all", [](const Gptr &g) { flush(g, FlushKind::All); }, py::arg("gptr"),
-        R"doc(Complete every operation of this unit to all units in ``gptr``'s segment.
+  m.def(
+      "flush", [](const Gptr &g) { flush(g, FlushKind::One); }, py::arg("gptr"),
+      "Complete all put/get/accumulate to gptr's unit in its segment (remote completion).");
+  m.def(
+      "flush_all", [](const Gptr &g) { flush(g, FlushKind::All); }, py::arg("gptr"),
+      R"doc(Complete every operation of this unit to all units in ``gptr``'s segment.
 
 Like :func:`flush` for every target at once: after it, the data of earlier ``put``,
 ``get`` and ``accumulate`` calls in that segment is visible at their targets and the
@@ -316,8 +346,9 @@ Raises
 DartError
     For a freed segment or when DART is not initialized.
 )doc");
-  m.def("flush_local", [](const Gptr &g) { flush(g, FlushKind::Local); }, py::arg("gptr"),
-        R"doc(Complete this unit's operations to ``gptr``'s unit locally.
+  m.def(
+      "flush_local", [](const Gptr &g) { flush(g, FlushKind::Local); }, py::arg("gptr"),
+      R"doc(Complete this unit's operations to ``gptr``'s unit locally.
 
 After it the local buffers of earlier ``put``/``accumulate`` calls to that unit in that
 segment may be reused and ``get`` results are in place; remote visibility needs
@@ -333,9 +364,9 @@ Raises
 DartError
     For a freed segment or when DART is not initialized.
 )doc");
-  m.def("flush_local_all", [](const Gptr &g) { flush(g, FlushKind::LocalAll); },
-        py::arg("gptr"),
-        R"doc(Complete this unit's operations to all units of ``gptr``'s segment locally.
+  m.def(
+      "flush_local_all", [](const Gptr &g) { flush(g, FlushKind::LocalAll); }, py::arg("gptr"),
+      R"doc(Complete this unit's operations to all units of ``gptr``'s segment locally.
 
 :func:`flush_local` for every target at once.
 

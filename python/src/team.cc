@@ -41,8 +41,10 @@ py::int_ comm_to_int(MPI_Comm c) { return py::int_(comm_to_bits<MPI_Comm>(c)); }
 py::object comm_handle_of(py::handle comm) {
   if (PyIndex_Check(comm.ptr())) return py::reinterpret_borrow<py::object>(comm);
   if (py::hasattr(comm, "handle")) return comm.attr("handle");
-  throw py::type_error("argument 'comm' must be an mpi4py communicator or an int MPI handle, "
-                       "not " + tname(comm));
+  throw py::type_error(
+      "argument 'comm' must be an mpi4py communicator or an int MPI handle, "
+      "not " +
+      tname(comm));
 }
 
 MPI_Comm team_comm_handle(py::handle t) {
@@ -57,9 +59,10 @@ py::object team_comm(py::handle t) {
   try {
     mpi = py::module_::import("mpi4py.MPI");
   } catch (py::error_already_set &) {
-    throw py::import_error("dartpy: team.comm needs mpi4py (pip install mpi4py, built "
-                           "against the same MPI: MPICC=... pip install --no-binary=mpi4py "
-                           "mpi4py)");
+    throw py::import_error(
+        "dartpy: team.comm needs mpi4py (pip install mpi4py, built "
+        "against the same MPI: MPICC=... pip install --no-binary=mpi4py "
+        "mpi4py)");
   }
   return mpi.attr("Comm").attr("fromhandle")(comm_to_int(c));
 }
@@ -110,8 +113,10 @@ Team team_create(py::handle parent_h, py::handle group) {
   local.run([&] {
     if (group.is_none()) return;
     if (!py::isinstance<Group>(group))
-      throw py::type_error("dart_team_create: argument 'group' must be a dartpy.Group or "
-                           "None, not " + tname(group));
+      throw py::type_error(
+          "dart_team_create: argument 'group' must be a dartpy.Group or "
+          "None, not " +
+          tname(group));
     g = group.cast<const Group &>().get();
   });
   return create(parent, g, local);
@@ -184,20 +189,24 @@ is explicit and collective: team_destroy(team), team.destroy() or a with block.)
       .def("__index__", [](const Team &t) { return (int)t.id; })
       .def("__int__", [](const Team &t) { return (int)t.id; })
       .def("__bool__", [](const Team &t) { return t.id != DART_TEAM_NULL; })
-      .def("__eq__", [](const Team &t, py::handle o) -> py::object {
-        if (py::isinstance<Team>(o)) return py::bool_(o.cast<const Team &>().id == t.id);
-        if (PyLong_Check(o.ptr())) return py::bool_(o.cast<long>() == t.id);
-        return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-      })
+      .def("__eq__",
+           [](const Team &t, py::handle o) -> py::object {
+             if (py::isinstance<Team>(o)) return py::bool_(o.cast<const Team &>().id == t.id);
+             if (PyLong_Check(o.ptr())) return py::bool_(o.cast<long>() == t.id);
+             return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+           })
       .def("__hash__", [](const Team &t) { return py::hash(py::int_((int)t.id)); })
-      .def("__repr__", [](const Team &t) {
-        if (t.id == DART_TEAM_ALL) return std::string("dartpy.TEAM_ALL");
-        if (t.id == DART_TEAM_NULL) return std::string("dartpy.TEAM_NULL");
-        return "dartpy.Team(" + std::to_string(t.id) + ")";
-      })
-      .def("__reduce__", [](const Team &t) {
-        return py::make_tuple(py::module_::import("dartpy").attr("Team"), py::make_tuple((int)t.id));
-      })
+      .def("__repr__",
+           [](const Team &t) {
+             if (t.id == DART_TEAM_ALL) return std::string("dartpy.TEAM_ALL");
+             if (t.id == DART_TEAM_NULL) return std::string("dartpy.TEAM_NULL");
+             return "dartpy.Team(" + std::to_string(t.id) + ")";
+           })
+      .def("__reduce__",
+           [](const Team &t) {
+             return py::make_tuple(py::module_::import("dartpy").attr("Team"),
+                                   py::make_tuple((int)t.id));
+           })
       .def_property_readonly("size", &team_size)
       .def_property_readonly("myid", &team_myid)
       .def_property_readonly("group", &team_get_group)
@@ -215,8 +224,7 @@ is explicit and collective: team_destroy(team), team.destroy() or a with block.)
         // destroy would hang them, so the team is left to dart.exit() and the exception
         // goes on (to the abort hook when several units run).
         dart_team_t id = team_arg(t);
-        if (exc_type.is_none() && id != DART_TEAM_NULL && id != DART_TEAM_ALL)
-          team_destroy(t);
+        if (exc_type.is_none() && id != DART_TEAM_NULL && id != DART_TEAM_ALL) team_destroy(t);
         return false;
       });
   m.attr("TEAM_ALL") = Team{DART_TEAM_ALL};
@@ -322,8 +330,9 @@ DartError
 )doc");
   m.def("team_comm", &team_comm, py::arg("team"),
         "The team's MPI communicator as an mpi4py.MPI.Comm.");
-  m.def("_team_comm_handle", [](py::handle t) { return comm_to_int(team_comm_handle(t)); },
-        py::arg("team"));
+  m.def(
+      "_team_comm_handle", [](py::handle t) { return comm_to_int(team_comm_handle(t)); },
+      py::arg("team"));
   m.def("team_from_comm", &team_from_comm, py::arg("comm"), py::arg("parent") = Team{DART_TEAM_ALL},
         "Collective over `parent`: a team of the processes of an mpi4py communicator, in "
         "the order of their ranks (team.myid == comm.Get_rank(), team.comm congruent with "

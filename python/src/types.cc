@@ -18,23 +18,20 @@ using npy = py::detail::npy_api;
 int g_nslots = 0;
 int g_slot_of_typenum[64];
 
-int type_num(py::handle dtype) {
-  return py::detail::array_descriptor_proxy(dtype.ptr())->type_num;
-}
+int type_num(py::handle dtype) { return py::detail::array_descriptor_proxy(dtype.ptr())->type_num; }
 
 // Adds the NumPy dtype of type character `ch` moved as `mult` elements of `xfer`, or
 // makes its type number an alias of an earlier slot of the same dtype (same kind and
 // width on this platform, e.g. 'q' of 'l').
-void add_slot(char ch, dart_datatype_t xfer, size_t mult, dart_datatype_t arith,
-              bool minmax) {
+void add_slot(char ch, dart_datatype_t xfer, size_t mult, dart_datatype_t arith, bool minmax) {
   py::object d = py::module_::import("numpy").attr("dtype")(std::string(1, ch));
   int num = type_num(d);
   int s = 0;
   while (s < g_nslots && !g_slot_dtype[s].equal(d)) ++s;
   if (s == g_nslots) {
     if (g_nslots == kMaxSlots) throw std::logic_error("dartpy: too many dtype slots");
-    g_slots[s] = SlotInfo{py::str(d.attr("name")), d.attr("itemsize").cast<size_t>(), xfer,
-                          mult, arith, minmax};
+    g_slots[s] = SlotInfo{
+        py::str(d.attr("name")), d.attr("itemsize").cast<size_t>(), xfer, mult, arith, minmax};
     g_slot_dtype[s] = d;
     ++g_nslots;
   }
@@ -47,8 +44,8 @@ void add_slot(char ch, dart_datatype_t xfer, size_t mult, dart_datatype_t arith,
 // argument, with the core's reason (and, for an array, the way out); any other failure
 // is a DartError.
 dart_datatype_t from_layout(dart_datatype_t elem, const std::vector<size_t> &ext,
-                            const std::vector<ptrdiff_t> &str, const char *fn,
-                            const char *arg, bool array) {
+                            const std::vector<ptrdiff_t> &str, const char *fn, const char *arg,
+                            bool array) {
   dart_datatype_t t = DART_TYPE_UNDEFINED;
   size_t n = 0;
   dart_ret_t rc;
@@ -75,18 +72,16 @@ void init_slots() {
   // NumPy dtypes that are no DART basic type, moved as one of the same width (without
   // arithmetic where DART has none for them; uint8 arithmetic is the signed byte's, so
   // MIN/MAX would compare wrongly).
-  add_slot('?', DART_TYPE_BYTE, 1, DART_TYPE_UNDEFINED, false);  // bool
-  add_slot('B', DART_TYPE_BYTE, 1, DART_TYPE_BYTE, false);       // uint8
-  add_slot('H', DART_TYPE_SHORT, 1, DART_TYPE_UNDEFINED, false); // uint16
-  add_slot('e', DART_TYPE_SHORT, 1, DART_TYPE_UNDEFINED, false); // float16
-  add_slot('F', DART_TYPE_FLOAT, 2, DART_TYPE_UNDEFINED, false); // complex64
+  add_slot('?', DART_TYPE_BYTE, 1, DART_TYPE_UNDEFINED, false);         // bool
+  add_slot('B', DART_TYPE_BYTE, 1, DART_TYPE_BYTE, false);              // uint8
+  add_slot('H', DART_TYPE_SHORT, 1, DART_TYPE_UNDEFINED, false);        // uint16
+  add_slot('e', DART_TYPE_SHORT, 1, DART_TYPE_UNDEFINED, false);        // float16
+  add_slot('F', DART_TYPE_FLOAT, 2, DART_TYPE_UNDEFINED, false);        // complex64
   add_slot('D', DART_TYPE_DOUBLE, 2, DART_TYPE_UNDEFINED, false);       // complex128
   add_slot('G', DART_TYPE_LONG_DOUBLE, 2, DART_TYPE_UNDEFINED, false);  // clongdouble
 }
 
-int slot_of_typenum(int num) {
-  return (num >= 0 && num < 64) ? g_slot_of_typenum[num] : S_NONE;
-}
+int slot_of_typenum(int num) { return (num >= 0 && num < 64) ? g_slot_of_typenum[num] : S_NONE; }
 
 std::string slot_name(int slot) { return slot >= 0 ? g_slots[slot].name : "untyped"; }
 
@@ -101,14 +96,15 @@ int slot_of_dtype(py::handle dtype_like, const char *fn, const char *arg) {
   try {
     d = py::module_::import("numpy").attr("dtype")(dtype_like);
   } catch (py::error_already_set &) {
-    throw py::type_error(std::string(fn) + ": argument '" + arg + "' is not a NumPy dtype: " +
-                         std::string(py::repr(dtype_like)));
+    throw py::type_error(std::string(fn) + ": argument '" + arg +
+                         "' is not a NumPy dtype: " + std::string(py::repr(dtype_like)));
   }
   auto *p = py::detail::array_descriptor_proxy(d.ptr());
   int s = slot_of_typenum(p->type_num);
   if (s == S_NONE)
     throw py::type_error(std::string(fn) + ": argument '" + arg + "': dtype " +
-                         std::string(py::str(d)) + " is not supported (use a NumPy bool, "
+                         std::string(py::str(d)) +
+                         " is not supported (use a NumPy bool, "
                          "integer, floating or complex dtype)");
   if (p->byteorder == '>')
     throw py::type_error(std::string(fn) + ": argument '" + arg +
@@ -122,7 +118,8 @@ dart_datatype_t arith_type(int slot, dart_operation_t op, const char *fn) {
     throw py::type_error(std::string(fn) + ": dtype " + si.name +
                          " has no DART arithmetic type (use an integer or floating dtype)");
   if (!si.minmax && (op == DART_OP_MIN || op == DART_OP_MAX || op == DART_OP_MINMAX))
-    throw py::type_error(std::string(fn) + ": MIN/MAX on " + si.name + " is not supported "
+    throw py::type_error(std::string(fn) + ": MIN/MAX on " + si.name +
+                         " is not supported "
                          "(DART's byte type is signed); use uint16 or wider");
   return si.arith;
 }
@@ -140,8 +137,8 @@ Buffer describe(py::handle obj, bool writable, bool contiguous_only, const char 
   } else if (PyObject_CheckBuffer(obj.ptr()) && !PyUnicode_Check(obj.ptr())) {
     b.obj = py::module_::import("numpy").attr("asarray")(obj);  // zero-copy
   } else {
-    throw py::type_error(std::string(fn) + ": argument '" + arg +
-                         "' must be a NumPy array, not " + tname(obj));
+    throw py::type_error(std::string(fn) + ": argument '" + arg + "' must be a NumPy array, not " +
+                         tname(obj));
   }
   auto *p = py::detail::array_proxy(b.obj.ptr());
   auto *d = py::detail::array_descriptor_proxy(p->descr);
@@ -178,7 +175,8 @@ Buffer describe(py::handle obj, bool writable, bool contiguous_only, const char 
     // NumPy allows byte strides; DART counts elements (a dimension of extent 1 is
     // dropped by the engine, whatever its stride)
     if (p->dimensions[i] > 1 && p->strides[i] % elem != 0)
-      throw py::value_error(std::string(fn) + ": argument '" + arg + "': strides are not a "
+      throw py::value_error(std::string(fn) + ": argument '" + arg +
+                            "': strides are not a "
                             "multiple of the item size; pass numpy.ascontiguousarray(...) "
                             "instead");
     ext.push_back((size_t)p->dimensions[i]);
@@ -196,8 +194,9 @@ dart_datatype_t remote_type(int slot, size_t stride, size_t blocklen, size_t nel
   if (blocklen == 0)
     throw py::value_error(std::string(fn) + ": argument 'remote_blocklen' must be >= 1");
   if ((nelem / si.mult) % blocklen != 0)
-    throw py::value_error(std::string(fn) + ": the array's size is not a multiple of "
-                                            "remote_blocklen");
+    throw py::value_error(std::string(fn) +
+                          ": the array's size is not a multiple of "
+                          "remote_blocklen");
   // Two dimensions: blocks of blocklen elements, stride elements apart.
   std::vector<size_t> ext{blocklen * si.mult, nelem / si.mult / blocklen};
   std::vector<ptrdiff_t> str{1, (ptrdiff_t)(stride * si.mult)};
@@ -206,15 +205,15 @@ dart_datatype_t remote_type(int slot, size_t stride, size_t blocklen, size_t nel
 
 void layout_release(dart_datatype_t type) {
   if (type < DART_TYPE_LAST) return;
-  Locked l;  // may free an evicted type (MPI calls)
+  Locked l;                        // may free an evicted type (MPI calls)
   dart_type_layout_release(type);  // cannot fail for its types
 }
 
 int match_slot(const Gptr &gp, const Buffer &b, const char *fn, const char *arg) {
   int s = gptr_slot(gp);
   if (s == S_NONE || s == b.slot) return b.slot;
-  throw py::type_error(std::string(fn) + ": argument '" + arg + "' has dtype " +
-                       slot_name(b.slot) + " but the global memory holds " + slot_name(s));
+  throw py::type_error(std::string(fn) + ": argument '" + arg + "' has dtype " + slot_name(b.slot) +
+                       " but the global memory holds " + slot_name(s));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -242,17 +241,20 @@ void bind_types(py::module_ &m) {
   m.attr("THREAD_MULTIPLE") = (int)DART_THREAD_MULTIPLE;
 
   // ---- datatypes (mirror of the C API; transfers derive their types themselves) ----
-  m.def("type_create_strided", [](intptr_t base, size_t stride, size_t blocklen) {
-    dart_datatype_t t = DART_TYPE_UNDEFINED;
-    dart_ret_t rc;
-    {
-      Locked l;  // MPI calls (here and in the other type functions)
-      rc = dart_type_create_strided(base, stride, blocklen, &t);
-    }
-    check(rc, "dart_type_create_strided");
-    return (intptr_t)t;
-  }, py::arg("basetype"), py::arg("stride"), py::arg("blocklen"),
-        R"doc(A DART strided type: blocks of ``blocklen`` elements every ``stride`` elements.
+  m.def(
+      "type_create_strided",
+      [](intptr_t base, size_t stride, size_t blocklen) {
+        dart_datatype_t t = DART_TYPE_UNDEFINED;
+        dart_ret_t rc;
+        {
+          Locked l;  // MPI calls (here and in the other type functions)
+          rc = dart_type_create_strided(base, stride, blocklen, &t);
+        }
+        check(rc, "dart_type_create_strided");
+        return (intptr_t)t;
+      },
+      py::arg("basetype"), py::arg("stride"), py::arg("blocklen"),
+      R"doc(A DART strided type: blocks of ``blocklen`` elements every ``stride`` elements.
 
 Parameters
 ----------
@@ -268,20 +270,24 @@ Returns
 int
     The type id; free it with :func:`type_destroy`.
 )doc");
-  m.def("type_create_indexed", [](intptr_t base, std::vector<size_t> bl, std::vector<size_t> off) {
-    if (bl.size() != off.size())
-      throw py::value_error("dartpy.type_create_indexed: 'blocklen' and 'offset' differ in "
-                            "length");
-    dart_datatype_t t = DART_TYPE_UNDEFINED;
-    dart_ret_t rc;
-    {
-      Locked l;
-      rc = dart_type_create_indexed(base, bl.size(), bl.data(), off.data(), &t);
-    }
-    check(rc, "dart_type_create_indexed");
-    return (intptr_t)t;
-  }, py::arg("basetype"), py::arg("blocklen"), py::arg("offset"),
-        R"doc(A DART indexed type: blocks of ``basetype`` at the given offsets.
+  m.def(
+      "type_create_indexed",
+      [](intptr_t base, std::vector<size_t> bl, std::vector<size_t> off) {
+        if (bl.size() != off.size())
+          throw py::value_error(
+              "dartpy.type_create_indexed: 'blocklen' and 'offset' differ in "
+              "length");
+        dart_datatype_t t = DART_TYPE_UNDEFINED;
+        dart_ret_t rc;
+        {
+          Locked l;
+          rc = dart_type_create_indexed(base, bl.size(), bl.data(), off.data(), &t);
+        }
+        check(rc, "dart_type_create_indexed");
+        return (intptr_t)t;
+      },
+      py::arg("basetype"), py::arg("blocklen"), py::arg("offset"),
+      R"doc(A DART indexed type: blocks of ``basetype`` at the given offsets.
 
 Transfers derive their types from the NumPy arrays; this is for completeness with C.
 
@@ -304,17 +310,20 @@ Raises
 DartError
     For sequences of different lengths or a type that is no basic type.
 )doc");
-  m.def("type_create_custom", [](size_t nbytes) {
-    dart_datatype_t t = DART_TYPE_UNDEFINED;
-    dart_ret_t rc;
-    {
-      Locked l;
-      rc = dart_type_create_custom(nbytes, &t);
-    }
-    check(rc, "dart_type_create_custom");
-    return (intptr_t)t;
-  }, py::arg("num_bytes"),
-        R"doc(A DART type of ``num_bytes`` opaque bytes (transfers only).
+  m.def(
+      "type_create_custom",
+      [](size_t nbytes) {
+        dart_datatype_t t = DART_TYPE_UNDEFINED;
+        dart_ret_t rc;
+        {
+          Locked l;
+          rc = dart_type_create_custom(nbytes, &t);
+        }
+        check(rc, "dart_type_create_custom");
+        return (intptr_t)t;
+      },
+      py::arg("num_bytes"),
+      R"doc(A DART type of ``num_bytes`` opaque bytes (transfers only).
 
 Parameters
 ----------
@@ -325,16 +334,19 @@ Returns
 int
     The type id; free it with :func:`type_destroy`.
 )doc");
-  m.def("type_destroy", [](intptr_t t) {
-    dart_datatype_t d = t;
-    dart_ret_t rc;
-    {
-      Locked l;
-      rc = dart_type_destroy(&d);
-    }
-    check(rc, "dart_type_destroy");
-  }, py::arg("dtype"),
-        R"doc(Free a type made by one of the ``type_create_*`` functions.
+  m.def(
+      "type_destroy",
+      [](intptr_t t) {
+        dart_datatype_t d = t;
+        dart_ret_t rc;
+        {
+          Locked l;
+          rc = dart_type_destroy(&d);
+        }
+        check(rc, "dart_type_destroy");
+      },
+      py::arg("dtype"),
+      R"doc(Free a type made by one of the ``type_create_*`` functions.
 
 Parameters
 ----------
@@ -348,19 +360,26 @@ DartError
 )doc");
 
   // ---- for tests ----
-  m.def("_layout_type", [](py::handle a) -> py::tuple {
-    Buffer b = describe(a, false, false, "dartpy._layout_type", "array");
-    LayoutTypes hold;
-    hold.local = b.type;
-    return py::make_tuple(b.type < DART_TYPE_LAST ? "basic" : "derived", (intptr_t)b.type,
-                          b.nelem);
-  }, py::arg("array"), "How a NumPy layout is described to DART (for tests): "
-                       "('basic'|'derived', DART type, DART elements).");
-  m.def("_type_cache_size", []() {
-    size_t entries = 0, held = 0;
-    check(dart_type_layout_cache_stats(&entries, &held), "dart_type_layout_cache_stats");
-    return py::make_tuple(entries, held);
-  }, "The core's layout cache: (entries, held).");
+  m.def(
+      "_layout_type",
+      [](py::handle a) -> py::tuple {
+        Buffer b = describe(a, false, false, "dartpy._layout_type", "array");
+        LayoutTypes hold;
+        hold.local = b.type;
+        return py::make_tuple(b.type < DART_TYPE_LAST ? "basic" : "derived", (intptr_t)b.type,
+                              b.nelem);
+      },
+      py::arg("array"),
+      "How a NumPy layout is described to DART (for tests): "
+      "('basic'|'derived', DART type, DART elements).");
+  m.def(
+      "_type_cache_size",
+      []() {
+        size_t entries = 0, held = 0;
+        check(dart_type_layout_cache_stats(&entries, &held), "dart_type_layout_cache_stats");
+        return py::make_tuple(entries, held);
+      },
+      "The core's layout cache: (entries, held).");
 }
 
 }  // namespace dartpy

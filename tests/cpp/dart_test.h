@@ -100,9 +100,9 @@ inline int units_per_node() {
 }
 
 // Whether this machine runs more MPI processes than it has cores (the CI's 3- and
-// 4-unit jobs on 2 cores, and 2 units with progress processes). Loops that exist to repeat an operation many times run fewer
-// rounds there: every round costs a context switch, and the property they check holds
-// or breaks in the first rounds as well.
+// 4-unit jobs on 2 cores, and 2 units with progress processes). Loops that exist to repeat an
+// operation many times run fewer rounds there: every round costs a context switch, and the property
+// they check holds or breaks in the first rounds as well.
 inline bool oversubscribed() {
   // By host name, not MPI_COMM_TYPE_SHARED: the fakehosts jobs tell MPI of two hosts.
   char name[256] = {0};
@@ -144,8 +144,7 @@ inline int node_of(int unit) {
 
 // Collective over `parent`: build a team from the global unit ids in `members` (sorted
 // or not). Members get the new team id, the other units DART_TEAM_NULL.
-inline dart_team_t make_team(const std::vector<int> &members,
-                             dart_team_t parent = DART_TEAM_ALL) {
+inline dart_team_t make_team(const std::vector<int> &members, dart_team_t parent = DART_TEAM_ALL) {
   dart_group_t grp = DART_GROUP_NULL;
   dart_team_t team = DART_TEAM_NULL;
   dart_group_create(&grp);
@@ -181,9 +180,13 @@ inline std::vector<dart_gptr_t> allgather_gptr(dart_gptr_t g) {
 }
 
 // Basic type -> DART datatype.
-template <typename T> struct dart_type_of;
-#define DART_TEST_TYPE(T, D) \
-  template <> struct dart_type_of<T> { static constexpr dart_datatype_t value = D; }
+template <typename T>
+struct dart_type_of;
+#define DART_TEST_TYPE(T, D)                    \
+  template <>                                   \
+  struct dart_type_of<T> {                      \
+    static constexpr dart_datatype_t value = D; \
+  }
 DART_TEST_TYPE(char, DART_TYPE_BYTE);
 DART_TEST_TYPE(short, DART_TYPE_SHORT);
 DART_TEST_TYPE(int, DART_TYPE_INT);
@@ -202,20 +205,17 @@ DART_TEST_TYPE(long double, DART_TYPE_LONG_DOUBLE);
 // EXPECT that a DART call returns DART_OK; on failure print strerror + detail + unit.
 #define DART_EXPECT_OK(call) EXPECT_TRUE(::dtest::code_is(#call, DART_OK, (call)))
 // EXPECT that a DART call returns `expected`.
-#define DART_EXPECT_CODE(expected, call) \
-  EXPECT_TRUE(::dtest::code_is(#call, (expected), (call)))
+#define DART_EXPECT_CODE(expected, call) EXPECT_TRUE(::dtest::code_is(#call, (expected), (call)))
 // EXPECT a failure with `expected` AND a non-empty dart_error_detail().
-#define DART_EXPECT_FAIL(expected, call)                                        \
-  do {                                                                          \
-    EXPECT_TRUE(::dtest::code_is(#call, (expected), (call)));               \
-    EXPECT_NE(std::string(), std::string(dart_error_detail() ? dart_error_detail() \
-                                                             : ""))             \
-        << "no dart_error_detail() after " #call;                              \
+#define DART_EXPECT_FAIL(expected, call)                                                  \
+  do {                                                                                    \
+    EXPECT_TRUE(::dtest::code_is(#call, (expected), (call)));                             \
+    EXPECT_NE(std::string(), std::string(dart_error_detail() ? dart_error_detail() : "")) \
+        << "no dart_error_detail() after " #call;                                         \
   } while (0)
 // ASSERT variants: only after a test's last collective (or in tests without any).
 #define DART_ASSERT_OK(call) ASSERT_TRUE(::dtest::code_is(#call, DART_OK, (call)))
-#define DART_ASSERT_CODE(expected, call) \
-  ASSERT_TRUE(::dtest::code_is(#call, (expected), (call)))
+#define DART_ASSERT_CODE(expected, call) ASSERT_TRUE(::dtest::code_is(#call, (expected), (call)))
 
 // Function-style spelling for the same checks (usable inside helper lambdas).
 namespace dtest {

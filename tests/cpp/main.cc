@@ -3,8 +3,8 @@
 //
 // MPI_Init_thread (MULTIPLE requested, whatever is granted is accepted), then dart_init
 // once (with progress processes, DART_PROGRESS_PER_NODE > 0, dart_init_thread starts MPI
-// itself: prog::init_dart); all tests run on every unit in the same order. Only rank 0 keeps gtest's default
-// printer; every rank with a failure prints its rank and the failing test through a
+// itself: prog::init_dart); all tests run on every unit in the same order. Only rank 0 keeps
+// gtest's default printer; every rank with a failure prints its rank and the failing test through a
 // listener (no collectives in listeners). The local results are reduced (max) so every
 // rank exits with the same code.
 #include <gtest/gtest.h>

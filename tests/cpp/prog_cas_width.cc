@@ -31,24 +31,28 @@ void phase(const char *what) {
   std::fflush(stderr);
 }
 
-template <typename T> T read(dart_gptr_t x, dart_datatype_t dt) {
+template <typename T>
+T read(dart_gptr_t x, dart_datatype_t dt) {
   T r = 0;
   CHECK_OK(dart_fetch_and_op(x, nullptr, &r, dt, DART_OP_NO_OP));
   return r;
 }
 
-template <typename T> void set(dart_gptr_t x, dart_datatype_t dt, T v) {
+template <typename T>
+void set(dart_gptr_t x, dart_datatype_t dt, T v) {
   CHECK_OK(dart_accumulate(x, &v, 1, dt, DART_OP_REPLACE));
   CHECK_OK(dart_flush(x));
 }
 
 // Values that need all the bits of a 64-bit word (high and low halves differ).
-template <typename T> T big(int k) {
+template <typename T>
+T big(int k) {
   if (sizeof(T) == 8) return (T)((0x0123456789ABCDEFULL + (uint64_t)k * 0x100000001ULL));
   return (T)(0x12345678u + (unsigned)k);
 }
 
-template <typename T> void cas_one(int target, int s, dart_datatype_t dt) {
+template <typename T>
+void cas_one(int target, int s, dart_datatype_t dt) {
   dart_gptr_t x = slot(target, me, s);
   const T init = big<T>(1), v = big<T>(2), wrong = big<T>(3);
   T old = 0;
@@ -61,7 +65,8 @@ template <typename T> void cas_one(int target, int s, dart_datatype_t dt) {
   CHECK(read<T>(x, dt) == v);
 }
 
-template <typename T> void fao_acc_one(int target, int s, dart_datatype_t dt) {
+template <typename T>
+void fao_acc_one(int target, int s, dart_datatype_t dt) {
   dart_gptr_t x = slot(target, me, s);
   const T init = big<T>(1), inc = (T)((T)1 << (sizeof(T) * 8 - 8));  // high byte
   T old = 0;
@@ -92,8 +97,8 @@ int main(int argc, char **argv) {
     std::printf("config: %s\n", cfg ? cfg : "(null)");
     std::fflush(stdout);
   }
-  CHECK_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 8 * kSlotsPerWriter * n + 8,
-                                      DART_TYPE_BYTE, &g));
+  CHECK_OK(
+      dart_team_memalloc_aligned(DART_TEAM_ALL, 8 * kSlotsPerWriter * n + 8, DART_TYPE_BYTE, &g));
   CHECK_OK(dart_barrier(DART_TEAM_ALL));
 
   // Targets: self first, then every other unit.

@@ -64,7 +64,8 @@ int main(int argc, char **argv) {
         case 3: {
           CHECK_OK(dart_put_handle(tg, src.data(), N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
           int32_t done = 0;
-          while (!done && dart_test(&h, &done) == DART_OK) {}
+          while (!done && dart_test(&h, &done) == DART_OK) {
+          }
           CHECK(done == 1);
           break;
         }
@@ -132,7 +133,8 @@ int main(int argc, char **argv) {
     CHECK_OK(dart_bcast(src.data(), N, DART_TYPE_DOUBLE, DART_TEAM_UNIT_ID(n - 1), DART_TEAM_ALL));
     CHECK(first_bad(src.data(), N, n - 1, 7) == SIZE_MAX);
     for (size_t i = 0; i < N; ++i) src[i] = (double)(i % 1000) + me.id;
-    CHECK_OK(dart_allreduce(src.data(), back.data(), N, DART_TYPE_DOUBLE, DART_OP_SUM, DART_TEAM_ALL));
+    CHECK_OK(
+        dart_allreduce(src.data(), back.data(), N, DART_TYPE_DOUBLE, DART_OP_SUM, DART_TEAM_ALL));
     size_t bad = SIZE_MAX;
     const double ids = n * (n - 1) / 2.0;
     for (size_t i = 0; i < N && bad == SIZE_MAX; ++i)

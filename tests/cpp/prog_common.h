@@ -90,10 +90,11 @@ inline void check_rc(dart_ret_t expected, dart_ret_t got, const char *what, cons
                      int line) {
   if (expected == got) return;
   ++failures();
-  std::fprintf(stderr,
-               "[rank %d] CHECK FAILED %s:%d: %s returned %d (%s), expected %d (%s); detail: \"%s\"\n",
-               rank(), file, line, what, (int)got, dart_strerror(got), (int)expected,
-               dart_strerror(expected), dart_error_detail());
+  std::fprintf(
+      stderr,
+      "[rank %d] CHECK FAILED %s:%d: %s returned %d (%s), expected %d (%s); detail: \"%s\"\n",
+      rank(), file, line, what, (int)got, dart_strerror(got), (int)expected,
+      dart_strerror(expected), dart_error_detail());
   std::fflush(stderr);
 }
 
@@ -109,8 +110,7 @@ inline MPI_Comm comm() {
 inline int finish(const char *name) {
   int local = failures() ? 1 : 0, global = local;
   MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, comm());
-  if (rank() == 0)
-    std::printf("%s: %s\n", name, global ? "FAILED" : "PASSED");
+  if (rank() == 0) std::printf("%s: %s\n", name, global ? "FAILED" : "PASSED");
   return global;
 }
 

@@ -43,10 +43,10 @@ void report(const char *phase, int cycles, int probe, double t0, double t1, long
             long long rss_end, int rank) {
   const long long growth = max_over_units(rss_end - rss_probe);
   if (rank == 0)
-    std::printf("%-14s %6d cycles in %7.2f s = %8.1f cycles/s; RSS growth after cycle %d: "
-                "%lld KiB (max over units; limit %lld KiB)\n",
-                phase, cycles, t1 - t0, cycles / (t1 - t0), probe, growth / 1024,
-                kMaxGrowth / 1024);
+    std::printf(
+        "%-14s %6d cycles in %7.2f s = %8.1f cycles/s; RSS growth after cycle %d: "
+        "%lld KiB (max over units; limit %lld KiB)\n",
+        phase, cycles, t1 - t0, cycles / (t1 - t0), probe, growth / 1024, kMaxGrowth / 1024);
   CHECK(growth < kMaxGrowth);
 }
 
@@ -68,8 +68,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &procs);  // units and progress processes
   const int cycles = argc > 1 ? std::atoi(argv[1]) : ((long)procs <= cores ? 10000 : 120);
   const int probe = cycles / 10;
-  if (rank == 0)
-    std::printf("%zu units on %ld cores: %d cycles per phase\n", n, cores, cycles);
+  if (rank == 0) std::printf("%zu units on %ld cores: %d cycles per phase\n", n, cores, cycles);
 
   // ---- team create/destroy --------------------------------------------------------
   {
@@ -133,7 +132,10 @@ int main(int argc, char **argv) {
     for (int c = 1; c <= mixed; ++c) {
       dart_team_t t = DART_TEAM_NULL;
       dart_gptr_t g = DART_GPTR_NULL;
-      if (dart_team_clone(DART_TEAM_ALL, &t) != DART_OK) { ++bad; break; }
+      if (dart_team_clone(DART_TEAM_ALL, &t) != DART_OK) {
+        ++bad;
+        break;
+      }
       if (dart_team_memalloc_aligned(t, 16, DART_TYPE_BYTE, &g) != DART_OK) ++bad;
       if (c % 2 && dart_team_memfree(g) != DART_OK) ++bad;  // else: the team destroy frees it
       if (dart_team_destroy(&t) != DART_OK) ++bad;
@@ -141,8 +143,8 @@ int main(int argc, char **argv) {
     double t1 = now();
     CHECK(bad == 0);
     if (rank == 0)
-      std::printf("%-14s %6d cycles in %7.2f s = %8.1f cycles/s\n", "team+alloc", mixed,
-                  t1 - t0, mixed / (t1 - t0));
+      std::printf("%-14s %6d cycles in %7.2f s = %8.1f cycles/s\n", "team+alloc", mixed, t1 - t0,
+                  mixed / (t1 - t0));
   }
 
   return prog::end("prog_cycles_rss");

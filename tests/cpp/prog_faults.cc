@@ -116,8 +116,8 @@ void loop_checking_mappings(const std::function<void()> &one) {
 
 // --- dart_team_memalloc_aligned, one site at a time -------------------------------
 void alloc_fault(const char *site, int victim, bool site_reached) {
-  const std::string spec =
-      std::string(site) + ":" + std::to_string(victim) + ":1:" + std::to_string(kRepeat);
+  const std::string spec = std::string(site) + ":" + std::to_string(victim) +
+                           ":1:" + std::to_string(kRepeat);
   with_fault(spec, [&] {
     loop_checking_mappings([&] {
       dart_gptr_t g = DART_GPTR_NULL;
@@ -144,9 +144,9 @@ void register_cases(int victim, bool multi_node) {
       for (int i = 0; i < kRepeat / 2; ++i) {
         dart_gptr_t g = DART_GPTR_NULL;
         void *addr = g_rank == victim ? nullptr : mem.data();
-        dart_ret_t rc =
-            aligned ? dart_team_memregister_aligned(DART_TEAM_ALL, 8, DART_TYPE_INT, addr, &g)
-                    : dart_team_memregister(DART_TEAM_ALL, 8, DART_TYPE_INT, addr, &g);
+        dart_ret_t rc = aligned ? dart_team_memregister_aligned(DART_TEAM_ALL, 8, DART_TYPE_INT,
+                                                                addr, &g)
+                                : dart_team_memregister(DART_TEAM_ALL, 8, DART_TYPE_INT, addr, &g);
         CHECK(rc == DART_ERR_INVAL || g_rank != victim);
         CHECK(rc != DART_OK);
         if (g_rank != victim)
@@ -174,19 +174,18 @@ void register_cases(int victim, bool multi_node) {
   // the window goes again, so every registration makes it anew), and the attach of a
   // registration (site win_create).
   for (const char *site : {"win_create", "win_lock_all"}) {
-    with_fault(std::string(site) + ":" + std::to_string(victim) + ":1:" + std::to_string(kRepeat),
-               [&] {
-                 std::vector<int> mem(8, 0);
-                 for (int i = 0; i < kRepeat; ++i) {
-                   dart_gptr_t g = DART_GPTR_NULL;
-                   dart_ret_t rc =
-                       dart_team_memregister(DART_TEAM_ALL, 8, DART_TYPE_INT, mem.data(), &g);
-                   check_failed(rc, victim, victim, "dart_team_memregister", site);
-                 }
-                 dart_gptr_t g = DART_GPTR_NULL;
-                 CHECK_OK(dart_team_memregister(DART_TEAM_ALL, 8, DART_TYPE_INT, mem.data(), &g));
-                 CHECK_OK(dart_team_memderegister(g));
-               });
+    with_fault(
+        std::string(site) + ":" + std::to_string(victim) + ":1:" + std::to_string(kRepeat), [&] {
+          std::vector<int> mem(8, 0);
+          for (int i = 0; i < kRepeat; ++i) {
+            dart_gptr_t g = DART_GPTR_NULL;
+            dart_ret_t rc = dart_team_memregister(DART_TEAM_ALL, 8, DART_TYPE_INT, mem.data(), &g);
+            check_failed(rc, victim, victim, "dart_team_memregister", site);
+          }
+          dart_gptr_t g = DART_GPTR_NULL;
+          CHECK_OK(dart_team_memregister(DART_TEAM_ALL, 8, DART_TYPE_INT, mem.data(), &g));
+          CHECK_OK(dart_team_memderegister(g));
+        });
   }
 }
 
@@ -197,8 +196,8 @@ void register_cases(int victim, bool multi_node) {
 int team_repeat() { return g_size == 2 ? 1100 : 10; }
 
 void team_fault(const char *site, int victim) {
-  const std::string spec =
-      std::string(site) + ":" + std::to_string(victim) + ":1:" + std::to_string(team_repeat());
+  const std::string spec = std::string(site) + ":" + std::to_string(victim) +
+                           ":1:" + std::to_string(team_repeat());
   with_fault(spec, [&] {
     dart_group_t all = DART_GROUP_NULL;
     CHECK_OK(dart_group_create(&all));
@@ -224,8 +223,8 @@ void team_fault(const char *site, int victim) {
 
 // --- dart_team_lock_init ------------------------------------------------------------
 void lock_fault(const char *site, int victim) {
-  const std::string spec =
-      std::string(site) + ":" + std::to_string(victim) + ":1:" + std::to_string(kRepeat);
+  const std::string spec = std::string(site) + ":" + std::to_string(victim) +
+                           ":1:" + std::to_string(kRepeat);
   with_fault(spec, [&] {
     loop_checking_mappings([&] {
       dart_lock_t l = DART_LOCK_NULL;
@@ -267,8 +266,7 @@ void one_unit_bad_arguments(int victim) {
     CHECK(dart_scatter(nullptr, buf, 1, DART_TYPE_INT, root, DART_TEAM_ALL) != DART_OK);
     if (g_rank != victim) CHECK(contains(dart_error_detail(), "another unit failed"));
     CHECK(dart_gather(buf, nullptr, 1, DART_TYPE_INT, root, DART_TEAM_ALL) != DART_OK);
-    CHECK(dart_reduce(buf, nullptr, 1, DART_TYPE_INT, DART_OP_SUM, root, DART_TEAM_ALL) !=
-          DART_OK);
+    CHECK(dart_reduce(buf, nullptr, 1, DART_TYPE_INT, DART_OP_SUM, root, DART_TEAM_ALL) != DART_OK);
     // NULL gptr, bad type on one unit only.
     dart_gptr_t g = DART_GPTR_NULL;
     CHECK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT,
@@ -293,7 +291,8 @@ void one_unit_bad_arguments(int victim) {
 
 int main(int argc, char **argv) {
   g_rank = prog::init_mpi(&argc, &argv);
-  if (prog::progress_per_node() > 0) return prog::check_progress_refused("prog_faults", &argc, &argv);
+  if (prog::progress_per_node() > 0)
+    return prog::check_progress_refused("prog_faults", &argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
   g_start = MPI_Wtime();
   const int last = g_size - 1;

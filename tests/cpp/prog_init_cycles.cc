@@ -58,7 +58,8 @@ void calls_outside_lifetime() {
   CHECK_RC(DART_ERR_NOTINIT, dart_team_memregister(DART_TEAM_ALL, 1, DART_TYPE_INT, &x, &gs));
   CHECK(DART_GPTR_ISNULL(gs));
   gs = gptr_sentinel();
-  CHECK_RC(DART_ERR_NOTINIT, dart_team_memregister_aligned(DART_TEAM_ALL, 1, DART_TYPE_INT, &x, &gs));
+  CHECK_RC(DART_ERR_NOTINIT,
+           dart_team_memregister_aligned(DART_TEAM_ALL, 1, DART_TYPE_INT, &x, &gs));
   CHECK(DART_GPTR_ISNULL(gs));
   gs = gptr_sentinel();
   CHECK_RC(DART_ERR_NOTINIT, dart_notify_alloc(DART_TEAM_ALL, 1, &gs));
@@ -164,7 +165,10 @@ void malformed_environment(int *argc, char ***argv) {
     CHECK_RC(DART_ERR_INVAL, dart_init(argc, argv));
     CHECK(std::strstr(dart_error_detail(), c[0]) != nullptr);
     CHECK(!dart_initialized());
-    if (old) setenv(c[0], saved.c_str(), 1); else unsetenv(c[0]);
+    if (old)
+      setenv(c[0], saved.c_str(), 1);
+    else
+      unsetenv(c[0]);
   }
   CHECK_OK(dart_init(argc, argv));
   CHECK_OK(dart_exit());

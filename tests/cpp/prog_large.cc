@@ -31,8 +31,8 @@ inline uint8_t pat(size_t i, int seed) {
 }
 
 std::vector<size_t> samples(size_t n) {
-  std::vector<size_t> s = {0, 1, 63, 4096, (size_t)1 << 31, ((size_t)1 << 31) - 1,
-                           ((size_t)1 << 31) + 1};
+  std::vector<size_t> s = {
+      0, 1, 63, 4096, (size_t)1 << 31, ((size_t)1 << 31) - 1, ((size_t)1 << 31) + 1};
   for (size_t k = 0; k < 2000; ++k) s.push_back((k * 1073741827ull + 12345) % n);
   for (size_t k = 1; k <= 64; ++k) s.push_back(n - k);
   std::vector<size_t> out;
@@ -52,8 +52,7 @@ int main(int argc, char **argv) {
   long long min_avail = avail;
   MPI_Allreduce(&avail, &min_avail, 1, MPI_LONG_LONG, MPI_MIN, prog::comm());
   if (min_avail < (12LL << 20)) {
-    if (rank == 0)
-      std::printf("SKIP prog_large: MemAvailable %lld KiB < 12 GiB\n", min_avail);
+    if (rank == 0) std::printf("SKIP prog_large: MemAvailable %lld KiB < 12 GiB\n", min_avail);
     return prog::end("prog_large");
   }
   const int me = rank, n = size, target = 1 % n;
@@ -64,11 +63,12 @@ int main(int argc, char **argv) {
   // team's dynamic window, the same path (progress processes do not serve it), so only the
   // runs without emulated nodes and progress processes move it (MPICH serves a dynamic
   // window by active messages: 2^31 bytes there and back take 27 s on a quiet machine).
-  const bool registered_part =
-      std::getenv("DART_UNITS_PER_NODE") == nullptr && std::getenv("DART_PROGRESS_PER_NODE") == nullptr;
+  const bool registered_part = std::getenv("DART_UNITS_PER_NODE") == nullptr &&
+                               std::getenv("DART_PROGRESS_PER_NODE") == nullptr;
   if (!registered_part && rank == 0)
-    std::printf("registered 2^31+64 bytes: left to the run without DART_UNITS_PER_NODE and "
-                "DART_PROGRESS_PER_NODE (the same path)\n");
+    std::printf(
+        "registered 2^31+64 bytes: left to the run without DART_UNITS_PER_NODE and "
+        "DART_PROGRESS_PER_NODE (the same path)\n");
   if (registered_part) {
     const size_t NB = ((size_t)1 << 31) + 64;
     uint8_t *buf = static_cast<uint8_t *>(std::malloc(NB));

@@ -27,19 +27,19 @@ std::string describe() {
     CHECK_OK(dart_unit_locality(DART_TEAM_ALL, DART_TEAM_UNIT_ID((int)u), &l));
     if (l == nullptr) return "";
     const dart_hwinfo_t &h = l->hwinfo;
-    os << "unit " << u << " host " << h.host << " tag " << l->domain_tag << " cores "
-       << h.num_cores << " numa " << h.num_numa << "/" << h.numa_id << " sockets "
-       << h.num_sockets << " core " << h.core_id << " cpu " << h.cpu_id << " threads "
-       << h.min_threads << "-" << h.max_threads << " mhz " << h.min_cpu_mhz << "-"
-       << h.max_cpu_mhz << " mem " << h.system_memory_bytes << " caches";
+    os << "unit " << u << " host " << h.host << " tag " << l->domain_tag << " cores " << h.num_cores
+       << " numa " << h.num_numa << "/" << h.numa_id << " sockets " << h.num_sockets << " core "
+       << h.core_id << " cpu " << h.cpu_id << " threads " << h.min_threads << "-" << h.max_threads
+       << " mhz " << h.min_cpu_mhz << "-" << h.max_cpu_mhz << " mem " << h.system_memory_bytes
+       << " caches";
     for (int c = 0; c < 3; ++c)
       os << " " << h.cache_sizes[c] << "/" << h.cache_line_sizes[c] << "/" << h.cache_ids[c];
     os << "\n";
   }
   dart_domain_locality_t *root = nullptr;
   CHECK_OK(dart_domain_team_locality(DART_TEAM_ALL, ".", &root));
-  for (dart_locality_scope_t s : {DART_LOCALITY_SCOPE_NODE, DART_LOCALITY_SCOPE_NUMA,
-                                  DART_LOCALITY_SCOPE_CORE}) {
+  for (dart_locality_scope_t s :
+       {DART_LOCALITY_SCOPE_NODE, DART_LOCALITY_SCOPE_NUMA, DART_LOCALITY_SCOPE_CORE}) {
     int k = 0;
     char **tags = nullptr;
     CHECK_OK(dart_domain_scope_tags(root, s, &k, &tags));

@@ -63,10 +63,11 @@ int main(int argc, char **argv) {
   CHECK_OK(dart_get_blocking(&final_v, g, 1, DART_TYPE_LONG, DART_TYPE_LONG));
   CHECK(final_v == (long)n * N);
   if (me == 0) {
-    std::printf("counter %ld (want %ld); elapsed %.3f s (slowest unit %.3f s); "
-                "%.2f us per lock cycle (%ld cycles)\n",
-                final_v, (long)n * N, total, slowest, N > 0 ? total * 1e6 / ((double)n * N) : 0.0,
-                (long)n * N);
+    std::printf(
+        "counter %ld (want %ld); elapsed %.3f s (slowest unit %.3f s); "
+        "%.2f us per lock cycle (%ld cycles)\n",
+        final_v, (long)n * N, total, slowest, N > 0 ? total * 1e6 / ((double)n * N) : 0.0,
+        (long)n * N);
     std::fflush(stdout);
   }
   CHECK_OK(dart_barrier(DART_TEAM_ALL));

@@ -77,14 +77,15 @@ class SharedWords {
     MPI_Allreduce(&all, &everywhere, 1, MPI_INT, MPI_MIN, units);
     if (!everywhere) {
       ++failures();
-      std::fprintf(stderr, "SharedWords: the units are not all on one machine (the test "
-                           "needs shared memory between the computing unit and the others)\n");
+      std::fprintf(stderr,
+                   "SharedWords: the units are not all on one machine (the test "
+                   "needs shared memory between the computing unit and the others)\n");
       MPI_Comm_free(&shm_);
       return false;
     }
     uint64_t *mine = nullptr;
-    MPI_Win_allocate_shared(kWords * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, shm_,
-                            &mine, &win_);
+    MPI_Win_allocate_shared(kWords * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL, shm_, &mine,
+                            &win_);
     for (int w = 0; w < kWords; ++w) mine[w] = 0;
     base_ = new uint64_t *[n];
     for (int u = 0; u < n; ++u) {
@@ -180,8 +181,7 @@ inline void start(Start *s, const char *name, int *argc, char ***argv) {
   CHECK_OK(dart_unit_node(dart_global_unit_t{s->target}, &node_t));
   s->same_node = node0 == node_t;
   if (s->me == 0) {
-    std::printf("%s: unit 0 (node %d) against unit %d (node %d)\n", name, node0, s->target,
-                node_t);
+    std::printf("%s: unit 0 (node %d) against unit %d (node %d)\n", name, node0, s->target, node_t);
     std::fflush(stdout);
   }
   s->ok = s->sw.create(s->units);

@@ -30,8 +30,8 @@ namespace {
 
 constexpr const char *kName = "prog_progress_origin";
 constexpr size_t kMiB = 1 << 20;
-constexpr size_t kBig = 4 * kMiB / sizeof(uint64_t);    // elements of a 4 MiB transfer
-constexpr size_t kSmall = kMiB / sizeof(uint64_t);      // elements of a 1 MiB transfer
+constexpr size_t kBig = 4 * kMiB / sizeof(uint64_t);  // elements of a 4 MiB transfer
+constexpr size_t kSmall = kMiB / sizeof(uint64_t);    // elements of a 1 MiB transfer
 // Words of SharedWords: unit 0's
 constexpr int kDone = 0;      // 1: finished
 constexpr int kAsk = 1;       // the number of its latest request to the target
@@ -84,8 +84,7 @@ void serve_checks(prog::SharedWords &sw, int me, MPI_Comm units, const uint64_t 
     }
     // Sleeps between polls; the MPI_Iprobe only keeps a run without progress processes
     // from stalling at this target (prog_progress_target tests that side).
-    if (!sw.wait_at_least(0, kAsk, answered + 1, 0.001, units) &&
-        prog::seconds_since(t0) > 600) {
+    if (!sw.wait_at_least(0, kAsk, answered + 1, 0.001, units) && prog::seconds_since(t0) > 600) {
       CHECK(!"unit 0 did not finish within 600 s");
       return;
     }
@@ -96,10 +95,10 @@ struct Origin {
   prog::SharedWords *sw;
   int target;
   uint64_t asks = 0;
-  dart_gptr_t remote;     // the target's part of the segment
-  uint64_t *dart_buf;     // the origin's own part (DART memory)
+  dart_gptr_t remote;          // the target's part of the segment
+  uint64_t *dart_buf;          // the origin's own part (DART memory)
   std::vector<uint64_t> heap;  // outside DART's memory
-  uint64_t round = 1;     // the target's part holds value(round, i) when not in a put
+  uint64_t round = 1;          // the target's part holds value(round, i) when not in a put
   double loop_s;
 
   // Whether the target finds value(r, i), i < count, in its memory (it checks, no DART
@@ -129,8 +128,8 @@ struct Origin {
     compute_for(loop_s);
     int32_t done = 0;
     CHECK_OK(dart_test(h, &done));
-    std::printf("%s: 1 MiB %s %s: dart_test after %.1f s of computation: %s\n", kName, op,
-                what, loop_s, done ? "done" : "NOT DONE");
+    std::printf("%s: 1 MiB %s %s: dart_test after %.1f s of computation: %s\n", kName, op, what,
+                loop_s, done ? "done" : "NOT DONE");
     std::fflush(stdout);
     CHECK(done == 1);
     if (!done) CHECK_OK(dart_wait(h));
@@ -236,10 +235,11 @@ int main(int argc, char **argv) {
         nd[2] += o.put_test_is_real(o.heap.data());
         nd[3] += o.put_test_is_real(o.dart_buf);
       }
-      std::printf("%s: 4 MiB transfers, dart_test calls that said \"not done\" before done "
-                  "(3 each): get %ld, get (test_local) %ld, put %ld, put from DART memory "
-                  "%ld\n",
-                  kName, nd[0], nd[1], nd[2], nd[3]);
+      std::printf(
+          "%s: 4 MiB transfers, dart_test calls that said \"not done\" before done "
+          "(3 each): get %ld, get (test_local) %ld, put %ld, put from DART memory "
+          "%ld\n",
+          kName, nd[0], nd[1], nd[2], nd[3]);
       std::fflush(stdout);
       s.sw.store(0, kDone, 1);
     } else if (s.me == s.target) {

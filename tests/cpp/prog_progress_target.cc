@@ -46,12 +46,13 @@ void report(prog::SharedWords &sw, int target, const char *op) {
   const uint64_t state = sw.load(target, kState);
   const uint64_t count = sw.load(target, kCounter);
   if (state == 1) {
-    std::printf("%s: %s completed while unit %d computed (its counter: %llu)\n", kName, op,
-                target, static_cast<unsigned long long>(count));
+    std::printf("%s: %s completed while unit %d computed (its counter: %llu)\n", kName, op, target,
+                static_cast<unsigned long long>(count));
   } else {
-    std::printf("%s: STALLED: %s completed only after unit %d stopped computing (final "
-                "count %llu)\n",
-                kName, op, target, static_cast<unsigned long long>(sw.load(target, kFinal)));
+    std::printf(
+        "%s: STALLED: %s completed only after unit %d stopped computing (final "
+        "count %llu)\n",
+        kName, op, target, static_cast<unsigned long long>(sw.load(target, kFinal)));
   }
   std::fflush(stdout);
   CHECK(state == 1 && "the operation completed while the target computed");

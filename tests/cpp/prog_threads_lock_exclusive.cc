@@ -24,9 +24,9 @@ constexpr int kThreads = 4;
 struct Shared {
   dart_lock_t lock = DART_LOCK_NULL;
   dart_gptr_t counter = DART_GPTR_NULL;
-  std::atomic<int> inside{0};      // threads of this unit inside the critical section
-  std::atomic<int> overlaps{0};    // times two were inside together
-  std::atomic<int> errors{0};      // failed DART calls
+  std::atomic<int> inside{0};    // threads of this unit inside the critical section
+  std::atomic<int> overlaps{0};  // times two were inside together
+  std::atomic<int> errors{0};    // failed DART calls
 };
 
 void increments(Shared *s, long n, bool use_try) {
@@ -46,9 +46,11 @@ void increments(Shared *s, long n, bool use_try) {
     }
     if (s->inside.fetch_add(1) != 0) ++s->overlaps;
     long v = -1;
-    if (dart_get_blocking(&v, s->counter, 1, DART_TYPE_LONG, DART_TYPE_LONG) != DART_OK) ++s->errors;
+    if (dart_get_blocking(&v, s->counter, 1, DART_TYPE_LONG, DART_TYPE_LONG) != DART_OK)
+      ++s->errors;
     ++v;
-    if (dart_put_blocking(s->counter, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG) != DART_OK) ++s->errors;
+    if (dart_put_blocking(s->counter, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG) != DART_OK)
+      ++s->errors;
     s->inside.fetch_sub(1);
     if (dart_lock_release(s->lock) != DART_OK) {
       ++s->errors;
@@ -73,8 +75,8 @@ void phase(Shared *s, long n, int units, bool use_try, const char *name) {
   CHECK_OK(dart_get_blocking(&final_v, s->counter, 1, DART_TYPE_LONG, DART_TYPE_LONG));
   const long want = (long)units * kThreads * n;
   if (final_v != want || s->overlaps != 0 || s->errors != 0)
-    std::fprintf(stderr, "[rank %d] %s: counter %ld (want %ld), %d overlaps, %d errors\n", me,
-                 name, final_v, want, s->overlaps.load(), s->errors.load());
+    std::fprintf(stderr, "[rank %d] %s: counter %ld (want %ld), %d overlaps, %d errors\n", me, name,
+                 final_v, want, s->overlaps.load(), s->errors.load());
   CHECK(final_v == want);
   CHECK(s->overlaps == 0);
   CHECK(s->errors == 0);

@@ -23,30 +23,30 @@
 namespace {
 
 constexpr int kThreads = 4;
-constexpr int kSlot = 256;       // longs per worker region
-constexpr long kMinIters = 20;   // per worker
-constexpr int kRounds = 12;       // main thread rounds
-constexpr int kSegsPerRound = 22; // 264 segment ids in all: crosses a 256-id table chunk
+constexpr int kSlot = 256;         // longs per worker region
+constexpr long kMinIters = 20;     // per worker
+constexpr int kRounds = 12;        // main thread rounds
+constexpr int kSegsPerRound = 22;  // 264 segment ids in all: crosses a 256-id table chunk
 
 struct Shared {
   int me = -1, n = 0;
   dart_gptr_t data = DART_GPTR_NULL;     // n * kThreads regions of kSlot longs per unit
   dart_gptr_t counter = DART_GPTR_NULL;  // one long on unit 0
-  dart_datatype_t every_other = DART_TYPE_UNDEFINED;  // strided: 1 long of every 2
-  dart_datatype_t four_of_five = DART_TYPE_UNDEFINED; // strided: 4 longs of every 5 (dense)
+  dart_datatype_t every_other = DART_TYPE_UNDEFINED;   // strided: 1 long of every 2
+  dart_datatype_t four_of_five = DART_TYPE_UNDEFINED;  // strided: 4 longs of every 5 (dense)
   std::atomic<bool> stop{false};
   std::atomic<long> adds{0};  // fetch-and-op increments done by this unit
   std::atomic<int> errors{0};
   std::atomic<long> iters{0};  // worker iterations done on this unit
 };
 
-#define W_CHECK(cond)                                                                     \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      if (s->errors.fetch_add(1) < 8)                                                     \
-        std::fprintf(stderr, "[rank %d thread %d] CHECK FAILED line %d: %s (detail: %s)\n", \
-                     s->me, t, __LINE__, #cond, dart_error_detail());                    \
-    }                                                                                     \
+#define W_CHECK(cond)                                                                              \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      if (s->errors.fetch_add(1) < 8)                                                              \
+        std::fprintf(stderr, "[rank %d thread %d] CHECK FAILED line %d: %s (detail: %s)\n", s->me, \
+                     t, __LINE__, #cond, dart_error_detail());                                     \
+    }                                                                                              \
   } while (0)
 #define W_OK(call) W_CHECK((call) == DART_OK)
 
@@ -254,8 +254,8 @@ int main(int argc, char **argv) {
     s.me = u.id;
     s.n = (int)nu;
   }
-  CHECK_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, (size_t)s.n * kThreads * kSlot,
-                                      DART_TYPE_LONG, &s.data));
+  CHECK_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, (size_t)s.n * kThreads * kSlot, DART_TYPE_LONG,
+                                      &s.data));
   CHECK_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 1, DART_TYPE_LONG, &s.counter));
   CHECK_OK(dart_gptr_setunit(&s.counter, DART_TEAM_UNIT_ID(0)));
   if (s.me == 0) {
@@ -296,8 +296,8 @@ int main(int argc, char **argv) {
     for (auto &w : workers) w.join();
   double all_done = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (s.me == 0)
-    std::printf("main thread rounds %.2f s, workers done %.2f s, %ld worker iterations\n",
-                rounds, all_done, s.iters.load());
+    std::printf("main thread rounds %.2f s, workers done %.2f s, %ld worker iterations\n", rounds,
+                all_done, s.iters.load());
 
   CHECK(s.errors == 0);
   concurrent_team_creation(&s, 10);

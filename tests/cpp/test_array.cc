@@ -39,8 +39,8 @@ dart_array_spec_t base_spec(int ndim, dart_datatype_t dtype) {
 std::string describe(const Case &c) {
   std::ostringstream os;
   const auto &s = c.spec;
-  os << c.name << ": ndim " << s.ndim << " dtype " << s.dtype << "x" << s.components
-     << " stencil " << (s.stencil ? "box" : "star") << " exchange " << s.exchange
+  os << c.name << ": ndim " << s.ndim << " dtype " << s.dtype << "x" << s.components << " stencil "
+     << (s.stencil ? "box" : "star") << " exchange " << s.exchange
      << (c.split ? " split" : " blocking") << " shape/procs/lo/hi/periodic:";
   for (int d = 0; d < s.ndim; ++d)
     os << " [" << s.shape[d] << "/" << s.procs[d] << "/" << s.halo_lo[d] << "/" << s.halo_hi[d]
@@ -84,7 +84,8 @@ bool expected_at(const dart_array_info_t &in, const int64_t *g, int64_t *wrapped
 
 // Walks every local point (ghosts included) of this unit: fn(local point offset, global
 // index).
-void for_each_local(const dart_array_info_t &in, const std::function<void(int64_t, const int64_t *)> &fn) {
+void for_each_local(const dart_array_info_t &in,
+                    const std::function<void(int64_t, const int64_t *)> &fn) {
   int64_t k[kMax] = {0}, g[kMax];
   int64_t total = 1;
   for (int d = 0; d < in.ndim; ++d) total *= in.local_shape[d];
@@ -178,9 +179,9 @@ long run_case(const Case &c) {
   return 1;
 }
 
-const dart_datatype_t kTypes[] = {DART_TYPE_BYTE,     DART_TYPE_SHORT,    DART_TYPE_INT,
-                                  DART_TYPE_UINT,     DART_TYPE_LONG,     DART_TYPE_ULONG,
-                                  DART_TYPE_LONGLONG, DART_TYPE_ULONGLONG, DART_TYPE_FLOAT,
+const dart_datatype_t kTypes[] = {DART_TYPE_BYTE,     DART_TYPE_SHORT,      DART_TYPE_INT,
+                                  DART_TYPE_UINT,     DART_TYPE_LONG,       DART_TYPE_ULONG,
+                                  DART_TYPE_LONGLONG, DART_TYPE_ULONGLONG,  DART_TYPE_FLOAT,
                                   DART_TYPE_DOUBLE,   DART_TYPE_LONG_DOUBLE};
 
 // The process grid the library chooses (MPI_Dims_create's rule), for sizing the shapes.
@@ -496,7 +497,8 @@ TEST(Array, RegionsGatherScatterCopy) {
     for (int64_t j = 0; j < ext[1]; ++j)
       for (int64_t k = 0; k < ext[2]; ++k) {
         const int64_t lin = ((i + lo[0]) * s.shape[1] + j + lo[1]) * s.shape[2] + k + lo[2];
-        bad_region += buf[(size_t)(i * strides[0] + j * strides[1] + k * strides[2])] != global[lin];
+        bad_region += buf[(size_t)(i * strides[0] + j * strides[1] + k * strides[2])] !=
+                      global[lin];
         bad_region += buf[(size_t)(i * strides[0] + j * strides[1] + k * strides[2] + 1)] != -1.0;
       }
   EXPECT_EQ(bad_region, 0);
@@ -677,7 +679,8 @@ TEST(Array, BadInput) {
     if (me == n - 1)
       EXPECT_NE(d.find("must be >= 0"), std::string::npos) << d;
     else
-      EXPECT_NE(d.find("another unit failed: unit " + std::to_string(n - 1)), std::string::npos) << d;
+      EXPECT_NE(d.find("another unit failed: unit " + std::to_string(n - 1)), std::string::npos)
+          << d;
   }
   // Mismatched arguments: every unit fails naming unit 0 and the first that differs.
   if (n > 1) {
@@ -719,7 +722,8 @@ TEST(Array, BadInput) {
     // the root's NULL buffer fails on every unit
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_gather(a, me == 0 ? nullptr : whole.data(), 0));
     // different roots
-    if (n > 1) DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_scatter(a, whole.data(), me == 1 ? 1 : 0));
+    if (n > 1)
+      DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_scatter(a, whole.data(), me == 1 ? 1 : 0));
     DART_EXPECT_OK(dart_array_gather(a, whole.data(), 0));
     // destroy ends an update in flight
     DART_EXPECT_OK(dart_array_update_halo_begin(a));

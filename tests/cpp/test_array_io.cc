@@ -79,7 +79,9 @@ size_t type_size(dart_datatype_t t) {
   switch (t) {
     case DART_TYPE_BYTE: return 1;
     case DART_TYPE_SHORT: return 2;
-    case DART_TYPE_INT: case DART_TYPE_UINT: case DART_TYPE_FLOAT: return 4;
+    case DART_TYPE_INT:
+    case DART_TYPE_UINT:
+    case DART_TYPE_FLOAT: return 4;
     case DART_TYPE_LONG_DOUBLE: return sizeof(long double);
     default: return 8;
   }
@@ -139,9 +141,9 @@ long check_loaded(dart_array_t a) {
   return bad;
 }
 
-const dart_datatype_t kTypes[] = {DART_TYPE_BYTE,     DART_TYPE_SHORT,    DART_TYPE_INT,
-                                  DART_TYPE_UINT,     DART_TYPE_LONG,     DART_TYPE_ULONG,
-                                  DART_TYPE_LONGLONG, DART_TYPE_ULONGLONG, DART_TYPE_FLOAT,
+const dart_datatype_t kTypes[] = {DART_TYPE_BYTE,     DART_TYPE_SHORT,      DART_TYPE_INT,
+                                  DART_TYPE_UINT,     DART_TYPE_LONG,       DART_TYPE_ULONG,
+                                  DART_TYPE_LONGLONG, DART_TYPE_ULONGLONG,  DART_TYPE_FLOAT,
                                   DART_TYPE_DOUBLE,   DART_TYPE_LONG_DOUBLE};
 
 }  // namespace

@@ -21,8 +21,9 @@ namespace {
 
 enum class Mem { Collective, Pool, Registered };
 const char *mem_name(Mem m) {
-  return m == Mem::Collective ? "collective" : m == Mem::Pool ? "pool (dart_memalloc)"
-                                                               : "registered";
+  return m == Mem::Collective ? "collective"
+         : m == Mem::Pool     ? "pool (dart_memalloc)"
+                              : "registered";
 }
 const Mem kAllMem[] = {Mem::Collective, Mem::Pool, Mem::Registered};
 
@@ -30,7 +31,7 @@ const Mem kAllMem[] = {Mem::Collective, Mem::Pool, Mem::Registered};
 // (Pool: dart_memalloc on the owner, gptr shared by dart_bcast). Collective.
 struct Area {
   Mem kind = Mem::Collective;
-  int owner = 0;                // Pool: the allocating unit
+  int owner = 0;  // Pool: the allocating unit
   dart_gptr_t base = DART_GPTR_NULL;
   std::vector<char> user;       // registered memory
   std::vector<dart_gptr_t> at;  // per global unit: start of its part (Pool: owner only)
@@ -50,8 +51,8 @@ struct Area {
       DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, &base));
     } else {
       user.assign(bytes, 0);
-      DART_EXPECT_OK(dart_team_memregister_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE,
-                                                   user.data(), &base));
+      DART_EXPECT_OK(
+          dart_team_memregister_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, user.data(), &base));
     }
     for (int u = 0; u < n; ++u) {
       at[u] = base;
@@ -80,7 +81,8 @@ struct Area {
 
 // The owner of `g` sets one element to `v` atomically (accumulate REPLACE + flush); then
 // every unit passes a barrier. Collective.
-template <typename T> void atomic_init(dart_gptr_t g, int owner, T v) {
+template <typename T>
+void atomic_init(dart_gptr_t g, int owner, T v) {
   if (myid() == owner) {
     DART_EXPECT_OK(dart_accumulate(g, &v, 1, dart_type_of<T>::value, DART_OP_REPLACE));
     DART_EXPECT_OK(dart_flush(g));
@@ -88,7 +90,8 @@ template <typename T> void atomic_init(dart_gptr_t g, int owner, T v) {
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 }
 
-template <typename T> T atomic_read(dart_gptr_t g) {
+template <typename T>
+T atomic_read(dart_gptr_t g) {
   T r{};
   DART_EXPECT_OK(dart_fetch_and_op(g, nullptr, &r, dart_type_of<T>::value, DART_OP_NO_OP));
   return r;
@@ -171,7 +174,8 @@ TEST(Atomic, CompareAndSwapElection) {
 
 // Narrow CAS widths (8, 16 and 32 bits, signed and unsigned), uncontended, to self and to
 // the right neighbour.
-template <typename T> void cas_width(const Area &a, int target, size_t slot) {
+template <typename T>
+void cas_width(const Area &a, int target, size_t slot) {
   const dart_datatype_t dt = dart_type_of<T>::value;
   dart_gptr_t c = a.elem(target, slot, 8);
   T init = T(5), v = T(9), wrong = T(6), old = T(0);
@@ -233,10 +237,10 @@ TEST(Atomic, AccumulateArraysIntoEveryUnit) {
           DART_EXPECT_OK(dart_accumulate(ai.at[u], vi.data(), M, DART_TYPE_INT, DART_OP_SUM));
           DART_EXPECT_OK(dart_accumulate(ad.at[u], vd.data(), M, DART_TYPE_DOUBLE, DART_OP_SUM));
         } else {
-          DART_EXPECT_OK(dart_accumulate_blocking_local(ai.at[u], vi.data(), M, DART_TYPE_INT,
+          DART_EXPECT_OK(
+              dart_accumulate_blocking_local(ai.at[u], vi.data(), M, DART_TYPE_INT, DART_OP_SUM));
+          DART_EXPECT_OK(dart_accumulate_blocking_local(ad.at[u], vd.data(), M, DART_TYPE_DOUBLE,
                                                         DART_OP_SUM));
-          DART_EXPECT_OK(dart_accumulate_blocking_local(ad.at[u], vd.data(), M,
-                                                        DART_TYPE_DOUBLE, DART_OP_SUM));
           // Local completion: the source may be scribbled on now.
           std::fill(vi.begin(), vi.end(), -999);
           std::fill(vd.begin(), vd.end(), -999.0);
@@ -280,7 +284,8 @@ TEST(Atomic, AccumulateArraysIntoEveryUnit) {
 namespace {
 
 // a (op) b for the integer and floating-point test values.
-template <typename T> T apply(dart_operation_t op, T a, T b) {
+template <typename T>
+T apply(dart_operation_t op, T a, T b) {
   switch (op) {
     case DART_OP_MIN: return std::min(a, b);
     case DART_OP_MAX: return std::max(a, b);
@@ -306,14 +311,32 @@ template <typename T> T apply(dart_operation_t op, T a, T b) {
 }
 
 // Test values (a at the target, b the operand) per op, all exact in every type.
-template <typename T> void values_for(dart_operation_t op, T *a, T *b) {
+template <typename T>
+void values_for(dart_operation_t op, T *a, T *b) {
   if constexpr (std::is_integral<T>::value) {
     switch (op) {
-      case DART_OP_BAND: case DART_OP_BOR: case DART_OP_BXOR: *a = T(0x5C); *b = T(0x3A); return;
-      case DART_OP_LAND: *a = T(2); *b = T(0); return;
-      case DART_OP_LOR: *a = T(0); *b = T(3); return;
-      case DART_OP_LXOR: *a = T(2); *b = T(3); return;
-      default: *a = T(5); *b = T(3); return;  // MIN MAX SUM PROD REPLACE NO_OP
+      case DART_OP_BAND:
+      case DART_OP_BOR:
+      case DART_OP_BXOR:
+        *a = T(0x5C);
+        *b = T(0x3A);
+        return;
+      case DART_OP_LAND:
+        *a = T(2);
+        *b = T(0);
+        return;
+      case DART_OP_LOR:
+        *a = T(0);
+        *b = T(3);
+        return;
+      case DART_OP_LXOR:
+        *a = T(2);
+        *b = T(3);
+        return;
+      default:
+        *a = T(5);
+        *b = T(3);
+        return;  // MIN MAX SUM PROD REPLACE NO_OP
     }
   } else {
     *a = T(1.5);
@@ -324,18 +347,21 @@ template <typename T> void values_for(dart_operation_t op, T *a, T *b) {
 const dart_operation_t kIntOps[] = {DART_OP_MIN,  DART_OP_MAX,  DART_OP_SUM,     DART_OP_PROD,
                                     DART_OP_BAND, DART_OP_BOR,  DART_OP_BXOR,    DART_OP_LAND,
                                     DART_OP_LOR,  DART_OP_LXOR, DART_OP_REPLACE, DART_OP_NO_OP};
-const dart_operation_t kFloatOps[] = {DART_OP_MIN, DART_OP_MAX, DART_OP_SUM, DART_OP_PROD,
-                                      DART_OP_REPLACE, DART_OP_NO_OP};
-const dart_operation_t kBitOps[] = {DART_OP_BAND, DART_OP_BOR,  DART_OP_BXOR,
+const dart_operation_t kFloatOps[] = {DART_OP_MIN,  DART_OP_MAX,     DART_OP_SUM,
+                                      DART_OP_PROD, DART_OP_REPLACE, DART_OP_NO_OP};
+const dart_operation_t kBitOps[] = {DART_OP_BAND, DART_OP_BOR, DART_OP_BXOR,
                                     DART_OP_LAND, DART_OP_LOR, DART_OP_LXOR};
 
 // Every op with type T on one element (my own slot, uncontended) at `target`:
 // fetch_and_op returns the old value and leaves (a op b); accumulate leaves (a op b).
-template <typename T> void every_op(dart_gptr_t g, const char *where) {
+template <typename T>
+void every_op(dart_gptr_t g, const char *where) {
   const dart_datatype_t dt = dart_type_of<T>::value;
   auto ops_of = [](std::vector<dart_operation_t> &v) {
-    if (std::is_integral<T>::value) v.assign(std::begin(kIntOps), std::end(kIntOps));
-    else v.assign(std::begin(kFloatOps), std::end(kFloatOps));
+    if (std::is_integral<T>::value)
+      v.assign(std::begin(kIntOps), std::end(kIntOps));
+    else
+      v.assign(std::begin(kFloatOps), std::end(kFloatOps));
   };
   std::vector<dart_operation_t> ops;
   ops_of(ops);
@@ -527,8 +553,8 @@ TEST(Atomic, SubTeamFetchAndAdd) {
     // Unit == team size is out of range on this team even if the world is larger.
     dart_gptr_t bad = g;
     dart_gptr_setunit(&bad, DART_TEAM_UNIT_ID(tn));
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_fetch_and_op(bad, &inc, &got, DART_TYPE_LONG,
-                                                       DART_OP_SUM));
+    DART_EXPECT_FAIL(DART_ERR_INVAL,
+                     dart_fetch_and_op(bad, &inc, &got, DART_TYPE_LONG, DART_OP_SUM));
     DART_EXPECT_OK(dart_barrier(team));
     DART_EXPECT_OK(dart_team_memfree(g));
   }
@@ -538,8 +564,7 @@ TEST(Atomic, SubTeamFetchAndAdd) {
 
 namespace {
 void user_sum(const void *in, void *inout, size_t len, void *) {
-  for (size_t i = 0; i < len; ++i)
-    static_cast<int *>(inout)[i] += static_cast<const int *>(in)[i];
+  for (size_t i = 0; i < len; ++i) static_cast<int *>(inout)[i] += static_cast<const int *>(in)[i];
 }
 }  // namespace
 
@@ -573,15 +598,13 @@ TEST(Atomic, BadInputs) {
                      dart_fetch_and_op(t, &dv, &dres, DART_TYPE_DOUBLE, DART_OP_BAND));
     EXPECT_EQ(dres, -5.0);
     // CAS on floating point.
-    DART_EXPECT_FAIL(DART_ERR_INVAL,
-                     dart_compare_and_swap(t, &dv, &dcmp, &dres, DART_TYPE_DOUBLE));
-    DART_EXPECT_FAIL(DART_ERR_INVAL,
-                     dart_compare_and_swap(t, &fv, &fcmp, &fres, DART_TYPE_FLOAT));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(t, &dv, &dcmp, &dres, DART_TYPE_DOUBLE));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(t, &fv, &fcmp, &fres, DART_TYPE_FLOAT));
     EXPECT_EQ(dres, -5.0);
     EXPECT_EQ(fres, -5.0f);
     // MINMAX, UNDEFINED, out-of-range op values.
-    for (dart_operation_t op : {DART_OP_MINMAX, DART_OP_UNDEFINED, DART_OP_LAST,
-                                (dart_operation_t)-1}) {
+    for (dart_operation_t op :
+         {DART_OP_MINMAX, DART_OP_UNDEFINED, DART_OP_LAST, (dart_operation_t)-1}) {
       DART_EXPECT_FAIL(DART_ERR_INVAL, dart_accumulate(t, &lv, 1, DART_TYPE_LONG, op));
       DART_EXPECT_FAIL(DART_ERR_INVAL, dart_fetch_and_op(t, &lv, &lres, DART_TYPE_LONG, op));
     }
@@ -622,10 +645,8 @@ TEST(Atomic, BadInputs) {
                      dart_fetch_and_op(t, nullptr, nullptr, DART_TYPE_LONG, DART_OP_NO_OP));
     DART_EXPECT_FAIL(DART_ERR_INVAL,
                      dart_compare_and_swap(t, nullptr, &icmp, &ires, DART_TYPE_INT));
-    DART_EXPECT_FAIL(DART_ERR_INVAL,
-                     dart_compare_and_swap(t, &iv, nullptr, &ires, DART_TYPE_INT));
-    DART_EXPECT_FAIL(DART_ERR_INVAL,
-                     dart_compare_and_swap(t, &iv, &icmp, nullptr, DART_TYPE_INT));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(t, &iv, nullptr, &ires, DART_TYPE_INT));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(t, &iv, &icmp, nullptr, DART_TYPE_INT));
     EXPECT_EQ(ires, -5);
     // Offset past the end of the unit's part (4 longs): last element ok, one more byte not.
     dart_gptr_t last = t;
@@ -633,13 +654,13 @@ TEST(Atomic, BadInputs) {
     DART_EXPECT_OK(dart_fetch_and_op(last, nullptr, &lres, DART_TYPE_LONG, DART_OP_NO_OP));
     dart_gptr_t past = last;
     dart_gptr_incaddr(&past, 1);
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_fetch_and_op(past, &lv, &lres, DART_TYPE_LONG,
-                                                       DART_OP_SUM));
+    DART_EXPECT_FAIL(DART_ERR_INVAL,
+                     dart_fetch_and_op(past, &lv, &lres, DART_TYPE_LONG, DART_OP_SUM));
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_accumulate(past, &lv, 1, DART_TYPE_LONG, DART_OP_SUM));
     dart_gptr_t past_int = last;  // an int at byte 29 of 32 ends one byte past the part
     dart_gptr_incaddr(&past_int, (int64_t)sizeof(long) - (int64_t)sizeof(int) + 1);
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(past_int, &iv, &icmp, &ires,
-                                                           DART_TYPE_INT));
+    DART_EXPECT_FAIL(DART_ERR_INVAL,
+                     dart_compare_and_swap(past_int, &iv, &icmp, &ires, DART_TYPE_INT));
     long arr[2] = {1, 1};
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_accumulate(last, arr, 2, DART_TYPE_LONG, DART_OP_SUM));
     dart_gptr_t far = t;
@@ -655,8 +676,7 @@ TEST(Atomic, BadInputs) {
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_accumulate(bad, &lv, 1, DART_TYPE_LONG, DART_OP_SUM));
     DART_EXPECT_FAIL(DART_ERR_INVAL,
                      dart_fetch_and_op(bad, &lv, &lres, DART_TYPE_LONG, DART_OP_SUM));
-    DART_EXPECT_FAIL(DART_ERR_INVAL,
-                     dart_compare_and_swap(bad, &iv, &icmp, &ires, DART_TYPE_INT));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_compare_and_swap(bad, &iv, &icmp, &ires, DART_TYPE_INT));
     int16_t segid = 0, teamid = 0;
     dart_gptr_fields(&g, nullptr, nullptr, &segid, &teamid, nullptr);
     dart_gptr_t neg = gptr_of(-1, segid, teamid, 0);

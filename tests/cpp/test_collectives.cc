@@ -66,13 +66,13 @@ TEST(Collectives, ScatterGather) {
     std::vector<double> all(K * sz), part(K, -1);
     if (me == root)
       for (int i = 0; i < K * sz; ++i) all[i] = i * 1.5;
-    DART_EXPECT_OK(dart_scatter(all.data(), part.data(), K, DART_TYPE_DOUBLE,
-                                DART_TEAM_UNIT_ID(root), t));
+    DART_EXPECT_OK(
+        dart_scatter(all.data(), part.data(), K, DART_TYPE_DOUBLE, DART_TEAM_UNIT_ID(root), t));
     for (int i = 0; i < K; ++i) EXPECT_EQ(part[i], (me * K + i) * 1.5);
     for (int i = 0; i < K; ++i) part[i] = me * 100 + i;
     std::vector<double> got(K * sz, -1);
-    DART_EXPECT_OK(dart_gather(part.data(), got.data(), K, DART_TYPE_DOUBLE,
-                               DART_TEAM_UNIT_ID(0), t));
+    DART_EXPECT_OK(
+        dart_gather(part.data(), got.data(), K, DART_TYPE_DOUBLE, DART_TEAM_UNIT_ID(0), t));
     for (int u = 0; me == 0 && u < sz; ++u)
       for (int i = 0; i < K; ++i) EXPECT_EQ(got[u * K + i], u * 100 + i);
   });
@@ -98,8 +98,8 @@ TEST(Collectives, AllgatherAndAllgatherv) {
     }
     std::vector<short> send(me + 1), recv(pos, -1);
     for (int i = 0; i <= me; ++i) send[i] = (short)(me * 10 + i);
-    DART_EXPECT_OK(dart_allgatherv(send.data(), me + 1, DART_TYPE_SHORT, recv.data(),
-                                   counts.data(), displs.data(), t));
+    DART_EXPECT_OK(dart_allgatherv(send.data(), me + 1, DART_TYPE_SHORT, recv.data(), counts.data(),
+                                   displs.data(), t));
     for (int u = 0; u < sz; ++u) {
       for (int i = 0; i <= u; ++i) EXPECT_EQ(recv[displs[u] + i], u * 10 + i) << "unit " << u;
       EXPECT_EQ(recv[displs[u] + u + 1], -1) << "gap overwritten after unit " << u;
@@ -274,8 +274,8 @@ TEST(TwoSided, SendrecvRing) {
   const size_t N = 100000;  // large: needs sendrecv to avoid a deadlock
   std::vector<long> s(N), r(N, -1);
   for (size_t i = 0; i < N; ++i) s[i] = me * 1000000L + (long)i;
-  DART_EXPECT_OK(dart_sendrecv(s.data(), N, DART_TYPE_LONG, 3, DART_GLOBAL_UNIT_ID(right),
-                               r.data(), N, DART_TYPE_LONG, 3, DART_GLOBAL_UNIT_ID(left)));
+  DART_EXPECT_OK(dart_sendrecv(s.data(), N, DART_TYPE_LONG, 3, DART_GLOBAL_UNIT_ID(right), r.data(),
+                               N, DART_TYPE_LONG, 3, DART_GLOBAL_UNIT_ID(left)));
   for (size_t i = 0; i < N; ++i)
     if (r[i] != left * 1000000L + (long)i) {
       ADD_FAILURE() << "elem " << i;
@@ -299,8 +299,10 @@ TEST(TwoSided, BadInputs) {
   }
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_send(nullptr, 2, DART_TYPE_INT, 0, DART_GLOBAL_UNIT_ID(0)));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_recv(nullptr, 2, DART_TYPE_INT, 0, DART_GLOBAL_UNIT_ID(0)));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_send(buf, 2, DART_TYPE_UNDEFINED, 0, DART_GLOBAL_UNIT_ID(0)));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_recv(buf, 2, DART_TYPE_UNDEFINED, 0, DART_GLOBAL_UNIT_ID(0)));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_send(buf, 2, DART_TYPE_UNDEFINED, 0, DART_GLOBAL_UNIT_ID(0)));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_recv(buf, 2, DART_TYPE_UNDEFINED, 0, DART_GLOBAL_UNIT_ID(0)));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_send(buf, 2, DART_TYPE_INT, -4, DART_GLOBAL_UNIT_ID(0)));
   EXPECT_EQ(buf[0], 1);
   EXPECT_EQ(buf[1], 2);
@@ -341,8 +343,7 @@ void argmax(const void *in, void *inout, size_t len, void *) {
   const ArgMax *a = static_cast<const ArgMax *>(in);
   ArgMax *b = static_cast<ArgMax *>(inout);
   for (size_t i = 0; i < len; ++i)
-    if (a[i].value > b[i].value || (a[i].value == b[i].value && a[i].unit < b[i].unit))
-      b[i] = a[i];
+    if (a[i].value > b[i].value || (a[i].value == b[i].value && a[i].unit < b[i].unit)) b[i] = a[i];
 }
 
 // Non-commutative: keep the left operand (MPI order: invec comes from lower ranks).
@@ -419,9 +420,12 @@ TEST(UserOps, NonCommutativeKeepsRankOrder) {
 
 TEST(UserOps, BadInputs) {
   dart_operation_t op = DART_OP_UNDEFINED;
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_op_create(nullptr, nullptr, true, DART_TYPE_INT, false, &op));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_op_create(keep_left, nullptr, true, DART_TYPE_INT, false, nullptr));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_op_create(keep_left, nullptr, true, DART_TYPE_UNDEFINED, false, &op));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_op_create(nullptr, nullptr, true, DART_TYPE_INT, false, &op));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_op_create(keep_left, nullptr, true, DART_TYPE_INT, false, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_op_create(keep_left, nullptr, true, DART_TYPE_UNDEFINED, false, &op));
   EXPECT_EQ(op, DART_OP_UNDEFINED);
   for (dart_operation_t pre : {DART_OP_SUM, DART_OP_MIN, DART_OP_REPLACE}) {
     dart_operation_t p = pre;
@@ -443,54 +447,72 @@ TEST(Collectives, BadInputs) {
   const dart_team_unit_t bad_roots[] = {DART_TEAM_UNIT_ID(n), DART_TEAM_UNIT_ID(-1)};
   for (dart_team_unit_t root : bad_roots) {
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_bcast(a.data(), 1, DART_TYPE_INT, root, DART_TEAM_ALL));
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_scatter(a.data(), b.data(), 1, DART_TYPE_INT, root, DART_TEAM_ALL));
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gather(a.data(), b.data(), 1, DART_TYPE_INT, root, DART_TEAM_ALL));
     DART_EXPECT_FAIL(DART_ERR_INVAL,
-                     dart_reduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_SUM, root, DART_TEAM_ALL));
+                     dart_scatter(a.data(), b.data(), 1, DART_TYPE_INT, root, DART_TEAM_ALL));
+    DART_EXPECT_FAIL(DART_ERR_INVAL,
+                     dart_gather(a.data(), b.data(), 1, DART_TYPE_INT, root, DART_TEAM_ALL));
+    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_reduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_SUM,
+                                                 root, DART_TEAM_ALL));
   }
   // NULL buffers with nelem > 0 (on every unit).
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_bcast(nullptr, 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allgather(nullptr, b.data(), 1, DART_TYPE_INT, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allgather(a.data(), nullptr, 1, DART_TYPE_INT, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(nullptr, b.data(), 1, DART_TYPE_INT, DART_OP_SUM, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), nullptr, 1, DART_TYPE_INT, DART_OP_SUM, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_alltoall(nullptr, b.data(), 1, DART_TYPE_INT, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gather(nullptr, b.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_bcast(nullptr, 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_allgather(nullptr, b.data(), 1, DART_TYPE_INT, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_allgather(a.data(), nullptr, 1, DART_TYPE_INT, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_allreduce(nullptr, b.data(), 1, DART_TYPE_INT, DART_OP_SUM, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_allreduce(a.data(), nullptr, 1, DART_TYPE_INT, DART_OP_SUM, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_alltoall(nullptr, b.data(), 1, DART_TYPE_INT, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gather(nullptr, b.data(), 1, DART_TYPE_INT,
+                                               DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
   std::vector<size_t> cnt(n, 1), dsp(n);
   for (int u = 0; u < n; ++u) dsp[u] = u;
-  DART_EXPECT_FAIL(DART_ERR_INVAL,
-                   dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(), nullptr, dsp.data(), DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL,
-                   dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(), cnt.data(), nullptr, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(), nullptr,
+                                                   dsp.data(), DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(), cnt.data(),
+                                                   nullptr, DART_TEAM_ALL));
   // NULL counts on one unit only: every unit fails, none waits in the collective.
-  DART_EXPECT_FAIL(DART_ERR_INVAL,
-                   dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(),
-                                   myid() == n - 1 ? nullptr : cnt.data(), dsp.data(),
-                                   DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(),
+                                                   myid() == n - 1 ? nullptr : cnt.data(),
+                                                   dsp.data(), DART_TEAM_ALL));
   // Undefined types and operations.
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_bcast(a.data(), 1, DART_TYPE_UNDEFINED, DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_UNDEFINED, DART_OP_SUM, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_UNDEFINED, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_LAST, DART_TEAM_ALL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 3, DART_TYPE_INT, DART_OP_MINMAX, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_bcast(a.data(), 1, DART_TYPE_UNDEFINED,
+                                              DART_TEAM_UNIT_ID(0), DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_UNDEFINED,
+                                                  DART_OP_SUM, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_INT,
+                                                  DART_OP_UNDEFINED, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_INT,
+                                                  DART_OP_LAST, DART_TEAM_ALL));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_allreduce(a.data(), b.data(), 3, DART_TYPE_INT,
+                                                  DART_OP_MINMAX, DART_TEAM_ALL));
   // Teams: destroyed -> NOTFOUND, null/negative -> INVAL.
   dart_team_t t = DART_TEAM_NULL;
   DART_EXPECT_OK(dart_team_clone(DART_TEAM_ALL, &t));
   const dart_team_t dead = t;
   DART_EXPECT_OK(dart_team_destroy(&t));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_barrier(dead));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_bcast(a.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), dead));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_scatter(a.data(), b.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), dead));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gather(a.data(), b.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), dead));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_bcast(a.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), dead));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_scatter(a.data(), b.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), dead));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_gather(a.data(), b.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), dead));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_allgather(a.data(), b.data(), 1, DART_TYPE_INT, dead));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(),
+                                                      cnt.data(), dsp.data(), dead));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
-                   dart_allgatherv(a.data(), 1, DART_TYPE_INT, b.data(), cnt.data(), dsp.data(), dead));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_allreduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_SUM, dead));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
-                   dart_reduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_SUM, DART_TEAM_UNIT_ID(0), dead));
+                   dart_allreduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_SUM, dead));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_reduce(a.data(), b.data(), 1, DART_TYPE_INT, DART_OP_SUM,
+                                                  DART_TEAM_UNIT_ID(0), dead));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_alltoall(a.data(), b.data(), 1, DART_TYPE_INT, dead));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_barrier(DART_TEAM_NULL));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_bcast(a.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), -2));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_bcast(a.data(), 1, DART_TYPE_INT, DART_TEAM_UNIT_ID(0), -2));
   // Outputs untouched by all the failures above.
   for (int i = 0; i < 4 * n; ++i) {
     EXPECT_EQ(a[i], 1);

@@ -61,7 +61,8 @@ TEST(Datatypes, StridedHaloColumn) {
     std::vector<double> mycol(R * C);
     for (int r = 0; r < R; ++r)
       for (int c = 0; c < C; ++c) mycol[r * C + c] = cell(me, r, c);
-    DART_EXPECT_OK(dart_put_blocking(b.at(target, kHaloOff), &mycol[C - 1], R, col, DART_TYPE_DOUBLE));
+    DART_EXPECT_OK(
+        dart_put_blocking(b.at(target, kHaloOff), &mycol[C - 1], R, col, DART_TYPE_DOUBLE));
     DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
     for (int r = 0; b.local && r < R; ++r)
       EXPECT_EQ(b.local[kHaloOff + r], cell(left, r, C - 1)) << "target " << target << " row " << r;
@@ -74,7 +75,8 @@ TEST(Datatypes, StridedHaloColumn) {
     if (b.local)
       for (int r = 0; r < R; ++r) {
         EXPECT_EQ(b.local[r * C + 0], -100.0 * (left + 1) - r) << "row " << r;
-        for (int c = 1; c < C; ++c) EXPECT_EQ(b.local[r * C + c], cell(me, r, c)) << "neighbour cell touched";
+        for (int c = 1; c < C; ++c)
+          EXPECT_EQ(b.local[r * C + c], cell(me, r, c)) << "neighbour cell touched";
       }
     DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
     // 3. Get with a strided source: target's column 2 -> contiguous.
@@ -111,13 +113,15 @@ TEST(Datatypes, StridedHaloColumn) {
   Block b;
   make_block(b);
   std::vector<double> two(2 * R, 0);
-  DART_EXPECT_OK(dart_get_blocking(two.data(), b.at((me + 1) % n, 1), 2 * R, col2, DART_TYPE_DOUBLE));
+  DART_EXPECT_OK(
+      dart_get_blocking(two.data(), b.at((me + 1) % n, 1), 2 * R, col2, DART_TYPE_DOUBLE));
   for (int r = 0; r < R; ++r) {
     EXPECT_EQ(two[2 * r], cell((me + 1) % n, r, 1));
     EXPECT_EQ(two[2 * r + 1], cell((me + 1) % n, r, 2));
   }
   // nelem not a multiple of the block length: INVAL.
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(two.data(), b.at(me, 1), 3, col2, DART_TYPE_DOUBLE));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_get_blocking(two.data(), b.at(me, 1), 3, col2, DART_TYPE_DOUBLE));
   // A strided pattern that reaches past the end of the segment: INVAL.
   DART_EXPECT_FAIL(DART_ERR_INVAL,
                    dart_get_blocking(two.data(), b.at(me, 1), R + 2, col, DART_TYPE_DOUBLE));
@@ -284,9 +288,11 @@ TEST(Datatypes, DenseAndSparseRemoteGets) {
         expect.push_back(cell(target, (int)(at / C), (int)(at % C)));
       }
       std::vector<double> flat(k.nelem, -1), flat_h(k.nelem, -1);
-      DART_EXPECT_OK(dart_get_blocking(flat.data(), b.at(target, 0), k.nelem, rt, DART_TYPE_DOUBLE));
+      DART_EXPECT_OK(
+          dart_get_blocking(flat.data(), b.at(target, 0), k.nelem, rt, DART_TYPE_DOUBLE));
       dart_handle_t h = DART_HANDLE_NULL;
-      DART_EXPECT_OK(dart_get_handle(flat_h.data(), b.at(target, 0), k.nelem, rt, DART_TYPE_DOUBLE, &h));
+      DART_EXPECT_OK(
+          dart_get_handle(flat_h.data(), b.at(target, 0), k.nelem, rt, DART_TYPE_DOUBLE, &h));
       DART_EXPECT_OK(dart_wait(&h));
       EXPECT_EQ(flat, expect) << k.what << ", target " << target;
       EXPECT_EQ(flat_h, expect) << k.what << ", target " << target << " (handle)";
@@ -315,7 +321,8 @@ TEST(Datatypes, DenseAndSparseRemoteGets) {
       std::vector<double> got(3 * (C - 1), -1), expect;
       for (size_t i = 0; i < 3; ++i)
         for (int c = 0; c < C - 1; ++c) expect.push_back(cell(target, (int)(r0 + i * rows), c));
-      DART_EXPECT_OK(dart_get_blocking(got.data(), b.at(target, 0), got.size(), it, DART_TYPE_DOUBLE));
+      DART_EXPECT_OK(
+          dart_get_blocking(got.data(), b.at(target, 0), got.size(), it, DART_TYPE_DOUBLE));
       EXPECT_EQ(got, expect) << "indexed, row step " << rows << ", target " << target;
       DART_EXPECT_OK(dart_type_destroy(&it));
     }
@@ -324,8 +331,9 @@ TEST(Datatypes, DenseAndSparseRemoteGets) {
   dart_datatype_t rt = DART_TYPE_UNDEFINED;
   DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, C - 1, &rt));
   std::vector<double> untouched(2 * (C - 1), -3);
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(untouched.data(), b.at((me + 1) % n, kSegElems - C),
-                                                     2 * (C - 1), rt, DART_TYPE_DOUBLE));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_get_blocking(untouched.data(), b.at((me + 1) % n, kSegElems - C),
+                                     2 * (C - 1), rt, DART_TYPE_DOUBLE));
   EXPECT_EQ(untouched, std::vector<double>(2 * (C - 1), -3));
   DART_EXPECT_OK(dart_type_destroy(&rt));
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
@@ -353,8 +361,7 @@ TEST(Datatypes, IndexedOnBothSides) {
   if (local == nullptr) local = stand_in.data();
   auto value = [](int unit, size_t i) { return (long)(unit * 1000 + i); };
   // The element offsets, in transfer order, of `reps` patterns of an indexed type.
-  auto positions = [](const std::vector<size_t> &bl, const std::vector<size_t> &off,
-                      size_t reps) {
+  auto positions = [](const std::vector<size_t> &bl, const std::vector<size_t> &off, size_t reps) {
     size_t extent = 0;
     for (size_t j = 0; j < bl.size(); ++j) extent = std::max(extent, off[j] + bl[j]);
     std::vector<size_t> pos;
@@ -369,12 +376,24 @@ TEST(Datatypes, IndexedOnBothSides) {
     size_t rreps, lreps;
   };
   const Case cases[] = {
-      {"same block lengths, two patterns, unordered", {3, 1, 2}, {9, 0, 4}, {3, 1, 2}, {0, 5, 7}, 2, 2},
+      {"same block lengths, two patterns, unordered",
+       {3, 1, 2},
+       {9, 0, 4},
+       {3, 1, 2},
+       {0, 5, 7},
+       2,
+       2},
       {"different block lengths", {2, 1, 3}, {0, 4, 7}, {4, 2}, {1, 8}, 2, 2},
       {"one pattern against three", {6, 6}, {0, 20}, {2, 2}, {0, 3}, 1, 3},
       // Block lengths that agree only for the first blocks, and a pattern that is the
       // start of the other's: not the block-by-block pairing, the walk.
-      {"same first block lengths, then different", {2, 1, 3}, {0, 4, 7}, {2, 1, 1, 2}, {10, 0, 3, 5}, 2, 2},
+      {"same first block lengths, then different",
+       {2, 1, 3},
+       {0, 4, 7},
+       {2, 1, 1, 2},
+       {10, 0, 3, 5},
+       2,
+       2},
       {"one pattern the start of the other", {2, 2}, {0, 5}, {2, 2, 2, 2}, {1, 4, 8, 12}, 2, 1},
       // One-block patterns: their block is read from the type's first line, not its array.
       {"one block on both sides, three patterns", {3}, {2}, {3}, {5}, 3, 3},
@@ -386,10 +405,10 @@ TEST(Datatypes, IndexedOnBothSides) {
   };
   for (const Case &k : cases) {
     dart_datatype_t rt = DART_TYPE_UNDEFINED, lt = DART_TYPE_UNDEFINED;
-    DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_LONG, k.rbl.size(), k.rbl.data(),
-                                            k.roff.data(), &rt));
-    DART_EXPECT_OK(dart_type_create_indexed(DART_TYPE_LONG, k.lbl.size(), k.lbl.data(),
-                                            k.loff.data(), &lt));
+    DART_EXPECT_OK(
+        dart_type_create_indexed(DART_TYPE_LONG, k.rbl.size(), k.rbl.data(), k.roff.data(), &rt));
+    DART_EXPECT_OK(
+        dart_type_create_indexed(DART_TYPE_LONG, k.lbl.size(), k.lbl.data(), k.loff.data(), &lt));
     const std::vector<size_t> rpos = positions(k.rbl, k.roff, k.rreps);
     const std::vector<size_t> lpos = positions(k.lbl, k.loff, k.lreps);
     EXPECT_EQ(rpos.size(), lpos.size()) << k.what;  // the same on every unit
@@ -485,10 +504,11 @@ TEST(Datatypes, DenseGetsCompleteAtFlushOrWithTheirHandle) {
     EXPECT_EQ(o2, expect) << "freed handle, then dart_flush_local" << where;
     // dart_get: every flush form completes it.
     using Flush = dart_ret_t (*)(dart_gptr_t);
-    const std::pair<Flush, const char *> flushes[] = {{dart_flush, "dart_flush"},
-                                                      {dart_flush_all, "dart_flush_all"},
-                                                      {dart_flush_local, "dart_flush_local"},
-                                                      {dart_flush_local_all, "dart_flush_local_all"}};
+    const std::pair<Flush, const char *> flushes[] = {
+        {dart_flush, "dart_flush"},
+        {dart_flush_all, "dart_flush_all"},
+        {dart_flush_local, "dart_flush_local"},
+        {dart_flush_local_all, "dart_flush_local_all"}};
     for (const auto &fl : flushes) {
       start(o3, nullptr);
       start(o4, nullptr);
@@ -505,7 +525,8 @@ TEST(Datatypes, DenseGetsCompleteAtFlushOrWithTheirHandle) {
     DART_EXPECT_OK(dart_type_create_strided(DART_TYPE_DOUBLE, C, C - 1, &rt));
     const size_t ne = R * (C - 1);
     std::vector<std::vector<double>> outs(300, std::vector<double>(ne, -1));
-    for (auto &o : outs) DART_EXPECT_OK(dart_get(o.data(), b.at(target, 0), ne, rt, DART_TYPE_DOUBLE));
+    for (auto &o : outs)
+      DART_EXPECT_OK(dart_get(o.data(), b.at(target, 0), ne, rt, DART_TYPE_DOUBLE));
     for (int i = 0; i < 300; ++i) {
       std::vector<double> o(ne, -1);
       dart_handle_t h = DART_HANDLE_NULL;
@@ -533,7 +554,8 @@ TEST(Datatypes, DenseGetsCompleteAtFlushOrWithTheirHandle) {
   DART_EXPECT_OK(dart_team_memfree(b.g));
   for (int r = 0; r < R; ++r)
     for (int c = 0; c < C - 1; ++c)
-      EXPECT_EQ(last[r * (C - 1) + c], cell((me + 1) % n, r, c)) << "after memfree, " << r << "," << c;
+      EXPECT_EQ(last[r * (C - 1) + c], cell((me + 1) % n, r, c))
+          << "after memfree, " << r << "," << c;
 }
 
 namespace {
@@ -570,8 +592,7 @@ TEST(Datatypes, Custom24ByteStruct) {
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   Rec *local = nullptr;
   dart_gptr_getaddr(mine, reinterpret_cast<void **>(&local));
-  for (int i = 0; local && i < K; ++i)
-    EXPECT_TRUE(same(local[i], rec(left, i))) << "record " << i;
+  for (int i = 0; local && i < K; ++i) EXPECT_TRUE(same(local[i], rec(left, i))) << "record " << i;
   std::vector<Rec> back(K);
   DART_EXPECT_OK(dart_get_blocking(back.data(), rg, K, rt, rt));
   for (int i = 0; i < K; ++i) EXPECT_TRUE(same(back[i], src[i])) << "record " << i;

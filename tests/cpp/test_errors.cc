@@ -57,7 +57,8 @@ TEST(Errors, ManyFailuresDoNotBreakTheRuntime) {
   const int n = nunits();
   int buf = 0;
   for (int i = 0; i < 10000; ++i) {
-    dart_get_blocking(&buf, gptr_of(n + i % 5, 1, DART_TEAM_ALL, 0), 1, DART_TYPE_INT, DART_TYPE_INT);
+    dart_get_blocking(&buf, gptr_of(n + i % 5, 1, DART_TEAM_ALL, 0), 1, DART_TYPE_INT,
+                      DART_TYPE_INT);
     dart_barrier(static_cast<dart_team_t>(-1 - i % 100));
   }
   dart_gptr_t g = DART_GPTR_NULL;
@@ -115,7 +116,8 @@ TEST(Errors, ObjectOutputsAreNullOnEveryErrorPath) {
   for (int put = 0; put < 2; ++put) {
     auto xfer = [&](dart_gptr_t g, void *buf, size_t ne, dart_datatype_t st, dart_datatype_t dt) {
       return [=](dart_handle_t *h) {
-        return put ? dart_put_handle(g, buf, ne, st, dt, h) : dart_get_handle(buf, g, ne, st, dt, h);
+        return put ? dart_put_handle(g, buf, ne, st, dt, h)
+                   : dart_get_handle(buf, g, ne, st, dt, h);
       };
     };
     handle_null("freed segment", xfer(freed, x, 1, DART_TYPE_INT, DART_TYPE_INT));
@@ -149,19 +151,32 @@ TEST(Errors, ObjectOutputsAreNullOnEveryErrorPath) {
     EXPECT_TRUE(DART_GPTR_ISNULL(g)) << what;
     ++calls;
   };
-  gptr_null("memalloc: undefined type", [](dart_gptr_t *g) { return dart_memalloc(1, DART_TYPE_UNDEFINED, g); });
-  gptr_null("memalloc: overflow", [](dart_gptr_t *g) { return dart_memalloc(SIZE_MAX / 2, DART_TYPE_INT, g); });
-  gptr_null("memalloc: pool exhausted", [](dart_gptr_t *g) { return dart_memalloc((size_t)1 << 40, DART_TYPE_BYTE, g); });
+  gptr_null("memalloc: undefined type",
+            [](dart_gptr_t *g) { return dart_memalloc(1, DART_TYPE_UNDEFINED, g); });
+  gptr_null("memalloc: overflow",
+            [](dart_gptr_t *g) { return dart_memalloc(SIZE_MAX / 2, DART_TYPE_INT, g); });
+  gptr_null("memalloc: pool exhausted",
+            [](dart_gptr_t *g) { return dart_memalloc((size_t)1 << 40, DART_TYPE_BYTE, g); });
   gptr_null("memalloc: strided type", [&](dart_gptr_t *g) { return dart_memalloc(4, strided, g); });
   for (dart_team_t t : {(dart_team_t)DART_TEAM_NULL, (dart_team_t)31000}) {
-    gptr_null("team_memalloc: bad team", [t](dart_gptr_t *g) { return dart_team_memalloc_aligned(t, 1, DART_TYPE_INT, g); });
-    gptr_null("memregister: bad team", [&, t](dart_gptr_t *g) { return dart_team_memregister(t, 1, DART_TYPE_INT, x, g); });
-    gptr_null("memregister_aligned: bad team", [&, t](dart_gptr_t *g) { return dart_team_memregister_aligned(t, 1, DART_TYPE_INT, x, g); });
+    gptr_null("team_memalloc: bad team",
+              [t](dart_gptr_t *g) { return dart_team_memalloc_aligned(t, 1, DART_TYPE_INT, g); });
+    gptr_null("memregister: bad team",
+              [&, t](dart_gptr_t *g) { return dart_team_memregister(t, 1, DART_TYPE_INT, x, g); });
+    gptr_null("memregister_aligned: bad team", [&, t](dart_gptr_t *g) {
+      return dart_team_memregister_aligned(t, 1, DART_TYPE_INT, x, g);
+    });
     gptr_null("notify_alloc: bad team", [t](dart_gptr_t *g) { return dart_notify_alloc(t, 1, g); });
   }
-  gptr_null("team_memalloc: undefined type", [](dart_gptr_t *g) { return dart_team_memalloc_aligned(DART_TEAM_ALL, 1, DART_TYPE_UNDEFINED, g); });
-  gptr_null("team_memalloc: strided type", [&](dart_gptr_t *g) { return dart_team_memalloc_aligned(DART_TEAM_ALL, 4, strided, g); });
-  gptr_null("team_memalloc: overflow", [](dart_gptr_t *g) { return dart_team_memalloc_aligned(DART_TEAM_ALL, SIZE_MAX / 2, DART_TYPE_INT, g); });
+  gptr_null("team_memalloc: undefined type", [](dart_gptr_t *g) {
+    return dart_team_memalloc_aligned(DART_TEAM_ALL, 1, DART_TYPE_UNDEFINED, g);
+  });
+  gptr_null("team_memalloc: strided type", [&](dart_gptr_t *g) {
+    return dart_team_memalloc_aligned(DART_TEAM_ALL, 4, strided, g);
+  });
+  gptr_null("team_memalloc: overflow", [](dart_gptr_t *g) {
+    return dart_team_memalloc_aligned(DART_TEAM_ALL, SIZE_MAX / 2, DART_TYPE_INT, g);
+  });
   for (int aligned = 0; aligned < 2; ++aligned) {
     auto reg = [aligned](size_t ne, dart_datatype_t t, void *a) {
       return [=](dart_gptr_t *g) {
@@ -178,8 +193,10 @@ TEST(Errors, ObjectOutputsAreNullOnEveryErrorPath) {
     gptr_null("memregister_aligned: sizes differ", [&](dart_gptr_t *g) {
       return dart_team_memregister_aligned(DART_TEAM_ALL, me == 0 ? 1 : 2, DART_TYPE_INT, x, g);
     });
-  gptr_null("notify_alloc: n == 0", [](dart_gptr_t *g) { return dart_notify_alloc(DART_TEAM_ALL, 0, g); });
-  gptr_null("notify_alloc: n too large", [](dart_gptr_t *g) { return dart_notify_alloc(DART_TEAM_ALL, SIZE_MAX / 4, g); });
+  gptr_null("notify_alloc: n == 0",
+            [](dart_gptr_t *g) { return dart_notify_alloc(DART_TEAM_ALL, 0, g); });
+  gptr_null("notify_alloc: n too large",
+            [](dart_gptr_t *g) { return dart_notify_alloc(DART_TEAM_ALL, SIZE_MAX / 4, g); });
 
   // Teams.
   auto team_null = [&](const char *what, auto call) {
@@ -191,11 +208,14 @@ TEST(Errors, ObjectOutputsAreNullOnEveryErrorPath) {
   dart_group_t all = DART_GROUP_NULL;
   DART_EXPECT_OK(dart_team_get_group(DART_TEAM_ALL, &all));
   for (dart_team_t t : {(dart_team_t)DART_TEAM_NULL, (dart_team_t)-3, (dart_team_t)31000}) {
-    team_null("team_create: bad parent", [&, t](dart_team_t *o) { return dart_team_create(t, all, o); });
+    team_null("team_create: bad parent",
+              [&, t](dart_team_t *o) { return dart_team_create(t, all, o); });
     team_null("team_clone: bad team", [t](dart_team_t *o) { return dart_team_clone(t, o); });
   }
-  team_null("team_create: destroyed group", [&](dart_team_t *o) { return dart_team_create(DART_TEAM_ALL, stale, o); });
-  team_null("team_create: garbage group", [&](dart_team_t *o) { return dart_team_create(DART_TEAM_ALL, garbage_group, o); });
+  team_null("team_create: destroyed group",
+            [&](dart_team_t *o) { return dart_team_create(DART_TEAM_ALL, stale, o); });
+  team_null("team_create: garbage group",
+            [&](dart_team_t *o) { return dart_team_create(DART_TEAM_ALL, garbage_group, o); });
 
   // Groups.
   auto group_null = [&](const char *what, auto call) {
@@ -206,16 +226,21 @@ TEST(Errors, ObjectOutputsAreNullOnEveryErrorPath) {
   };
   for (dart_group_t bad : {(dart_group_t)DART_GROUP_NULL, stale, garbage_group}) {
     group_null("group_clone", [bad](dart_group_t *o) { return dart_group_clone(bad, o); });
-    group_null("group_union g1", [&, bad](dart_group_t *o) { return dart_group_union(bad, all, o); });
-    group_null("group_union g2", [&, bad](dart_group_t *o) { return dart_group_union(all, bad, o); });
-    group_null("group_intersect g1", [&, bad](dart_group_t *o) { return dart_group_intersect(bad, all, o); });
-    group_null("group_intersect g2", [&, bad](dart_group_t *o) { return dart_group_intersect(all, bad, o); });
+    group_null("group_union g1",
+               [&, bad](dart_group_t *o) { return dart_group_union(bad, all, o); });
+    group_null("group_union g2",
+               [&, bad](dart_group_t *o) { return dart_group_union(all, bad, o); });
+    group_null("group_intersect g1",
+               [&, bad](dart_group_t *o) { return dart_group_intersect(bad, all, o); });
+    group_null("group_intersect g2",
+               [&, bad](dart_group_t *o) { return dart_group_intersect(all, bad, o); });
     group_null("group_split", [bad](dart_group_t *o) {
       size_t nout = 0;
       return dart_group_split(bad, 1, &nout, o);
     });
   }
-  group_null("group_split: nout NULL", [&](dart_group_t *o) { return dart_group_split(all, 1, nullptr, o); });
+  group_null("group_split: nout NULL",
+             [&](dart_group_t *o) { return dart_group_split(all, 1, nullptr, o); });
   for (dart_team_t t : {(dart_team_t)DART_TEAM_NULL, (dart_team_t)-3, (dart_team_t)31000})
     group_null("team_get_group", [t](dart_group_t *o) { return dart_team_get_group(t, o); });
   {
@@ -241,25 +266,50 @@ TEST(Errors, ObjectOutputsAreNullOnEveryErrorPath) {
     ++calls;
   };
   const size_t bl[2] = {1, 0}, off[2] = {0, 4}, bl1[1] = {1}, off1[1] = {(size_t)1 << 40};
-  type_null("strided: undefined base", [](dart_datatype_t *t) { return dart_type_create_strided(DART_TYPE_UNDEFINED, 2, 1, t); });
-  type_null("strided: blocklen 0", [](dart_datatype_t *t) { return dart_type_create_strided(DART_TYPE_INT, 2, 0, t); });
-  type_null("strided: stride < blocklen", [](dart_datatype_t *t) { return dart_type_create_strided(DART_TYPE_INT, 1, 2, t); });
-  type_null("strided: strided base", [&](dart_datatype_t *t) { return dart_type_create_strided(strided, 2, 1, t); });
-  type_null("indexed: undefined base", [&](dart_datatype_t *t) { return dart_type_create_indexed(DART_TYPE_UNDEFINED, 1, bl, off, t); });
-  type_null("indexed: count 0", [&](dart_datatype_t *t) { return dart_type_create_indexed(DART_TYPE_INT, 0, bl, off, t); });
-  type_null("indexed: NULL arrays", [](dart_datatype_t *t) { return dart_type_create_indexed(DART_TYPE_INT, 1, nullptr, nullptr, t); });
-  type_null("indexed: block of 0", [&](dart_datatype_t *t) { return dart_type_create_indexed(DART_TYPE_INT, 2, bl, off, t); });
-  type_null("indexed: offset too large", [&](dart_datatype_t *t) { return dart_type_create_indexed(DART_TYPE_INT, 1, bl1, off1, t); });
+  type_null("strided: undefined base", [](dart_datatype_t *t) {
+    return dart_type_create_strided(DART_TYPE_UNDEFINED, 2, 1, t);
+  });
+  type_null("strided: blocklen 0",
+            [](dart_datatype_t *t) { return dart_type_create_strided(DART_TYPE_INT, 2, 0, t); });
+  type_null("strided: stride < blocklen",
+            [](dart_datatype_t *t) { return dart_type_create_strided(DART_TYPE_INT, 1, 2, t); });
+  type_null("strided: strided base",
+            [&](dart_datatype_t *t) { return dart_type_create_strided(strided, 2, 1, t); });
+  type_null("indexed: undefined base", [&](dart_datatype_t *t) {
+    return dart_type_create_indexed(DART_TYPE_UNDEFINED, 1, bl, off, t);
+  });
+  type_null("indexed: count 0", [&](dart_datatype_t *t) {
+    return dart_type_create_indexed(DART_TYPE_INT, 0, bl, off, t);
+  });
+  type_null("indexed: NULL arrays", [](dart_datatype_t *t) {
+    return dart_type_create_indexed(DART_TYPE_INT, 1, nullptr, nullptr, t);
+  });
+  type_null("indexed: block of 0", [&](dart_datatype_t *t) {
+    return dart_type_create_indexed(DART_TYPE_INT, 2, bl, off, t);
+  });
+  type_null("indexed: offset too large", [&](dart_datatype_t *t) {
+    return dart_type_create_indexed(DART_TYPE_INT, 1, bl1, off1, t);
+  });
   type_null("custom: 0 bytes", [](dart_datatype_t *t) { return dart_type_create_custom(0, t); });
-  type_null("custom: too large", [](dart_datatype_t *t) { return dart_type_create_custom((size_t)1 << 40, t); });
+  type_null("custom: too large",
+            [](dart_datatype_t *t) { return dart_type_create_custom((size_t)1 << 40, t); });
   const size_t ext[2] = {2, 2};
   const ptrdiff_t st_bad[2] = {0, 1}, st[2] = {2, 1};
   size_t ne = 0;
-  type_null("from_layout: strided elem", [&](dart_datatype_t *t) { return dart_type_from_layout(strided, 2, ext, st, t, &ne); });
-  type_null("from_layout: ndim < 0", [&](dart_datatype_t *t) { return dart_type_from_layout(DART_TYPE_INT, -1, ext, st, t, &ne); });
-  type_null("from_layout: NULL extents", [&](dart_datatype_t *t) { return dart_type_from_layout(DART_TYPE_INT, 2, nullptr, st, t, &ne); });
-  type_null("from_layout: zero stride", [&](dart_datatype_t *t) { return dart_type_from_layout(DART_TYPE_INT, 2, ext, st_bad, t, &ne); });
-  type_null("from_layout: nelem NULL", [&](dart_datatype_t *t) { return dart_type_from_layout(DART_TYPE_INT, 2, ext, st, t, nullptr); });
+  type_null("from_layout: strided elem",
+            [&](dart_datatype_t *t) { return dart_type_from_layout(strided, 2, ext, st, t, &ne); });
+  type_null("from_layout: ndim < 0", [&](dart_datatype_t *t) {
+    return dart_type_from_layout(DART_TYPE_INT, -1, ext, st, t, &ne);
+  });
+  type_null("from_layout: NULL extents", [&](dart_datatype_t *t) {
+    return dart_type_from_layout(DART_TYPE_INT, 2, nullptr, st, t, &ne);
+  });
+  type_null("from_layout: zero stride", [&](dart_datatype_t *t) {
+    return dart_type_from_layout(DART_TYPE_INT, 2, ext, st_bad, t, &ne);
+  });
+  type_null("from_layout: nelem NULL", [&](dart_datatype_t *t) {
+    return dart_type_from_layout(DART_TYPE_INT, 2, ext, st, t, nullptr);
+  });
   auto op_null = [&](const char *what, auto call) {
     dart_operation_t o = (dart_operation_t)0x12345;
     EXPECT_NE(call(&o), DART_OK) << what;
@@ -267,9 +317,15 @@ TEST(Errors, ObjectOutputsAreNullOnEveryErrorPath) {
     ++calls;
   };
   auto sum = [](const void *, void *, size_t, void *) {};
-  op_null("op_create: NULL function", [](dart_operation_t *o) { return dart_op_create(nullptr, nullptr, true, DART_TYPE_INT, false, o); });
-  op_null("op_create: undefined type", [&](dart_operation_t *o) { return dart_op_create(sum, nullptr, true, DART_TYPE_UNDEFINED, false, o); });
-  op_null("op_create: strided type", [&](dart_operation_t *o) { return dart_op_create(sum, nullptr, true, strided, false, o); });
+  op_null("op_create: NULL function", [](dart_operation_t *o) {
+    return dart_op_create(nullptr, nullptr, true, DART_TYPE_INT, false, o);
+  });
+  op_null("op_create: undefined type", [&](dart_operation_t *o) {
+    return dart_op_create(sum, nullptr, true, DART_TYPE_UNDEFINED, false, o);
+  });
+  op_null("op_create: strided type", [&](dart_operation_t *o) {
+    return dart_op_create(sum, nullptr, true, strided, false, o);
+  });
 
   EXPECT_GE(calls, 90);
   DART_EXPECT_OK(dart_group_destroy(&all));

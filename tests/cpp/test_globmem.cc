@@ -43,7 +43,11 @@ TEST(Gptr, SizeAndNull) {
 }
 
 TEST(Gptr, FieldsMakeRoundTrip) {
-  struct F { int32_t unit, flags; int16_t seg, team; uint64_t off; };
+  struct F {
+    int32_t unit, flags;
+    int16_t seg, team;
+    uint64_t off;
+  };
   const F cases[] = {{0, 0, 0, 0, 0},
                      {3, 0xff, 7, 2, 0x123456789abcdefULL},
                      {-1, 0, 0, DART_TEAM_NULL, 0},
@@ -81,7 +85,8 @@ TEST(Gptr, FieldsMakeRoundTrip) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_make(0, -1, 0, 0, 0, &g));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_make(0, 0, 0, 0, 0, nullptr));
   EXPECT_TRUE(DART_GPTR_ISNULL(g));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_fields(nullptr, &u, nullptr, nullptr, nullptr, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_gptr_fields(nullptr, &u, nullptr, nullptr, nullptr, nullptr));
 }
 
 // ---------------------------------------------------------------------------
@@ -109,9 +114,10 @@ TEST(Memalloc, AllocWriteFree) {
   dart_gptr_t a = DART_GPTR_NULL, b = DART_GPTR_NULL;
   DART_EXPECT_OK(dart_memalloc(7, DART_TYPE_BYTE, &a));
   DART_EXPECT_OK(dart_memalloc(3, DART_TYPE_LONG_DOUBLE, &b));
-  uint64_t ranges[3][2] = {{g.addr_or_offs.offset, g.addr_or_offs.offset + 800},
-                           {a.addr_or_offs.offset, a.addr_or_offs.offset + 7},
-                           {b.addr_or_offs.offset, b.addr_or_offs.offset + 3 * sizeof(long double)}};
+  uint64_t ranges[3][2] = {
+      {g.addr_or_offs.offset, g.addr_or_offs.offset + 800},
+      {a.addr_or_offs.offset, a.addr_or_offs.offset + 7},
+      {b.addr_or_offs.offset, b.addr_or_offs.offset + 3 * sizeof(long double)}};
   for (int i = 0; i < 3; ++i)
     for (int j = i + 1; j < 3; ++j)
       EXPECT_TRUE(ranges[i][1] <= ranges[j][0] || ranges[j][1] <= ranges[i][0]);
@@ -443,7 +449,8 @@ TEST(TeamMemalloc, FreedSegmentIsForgottenByEveryCall) {
     long v = 100 * round + me, r = -1;
     DART_EXPECT_OK(dart_put_blocking(at[1], &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
     DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
-    for (const dart_gptr_t &q : at) DART_EXPECT_OK(dart_get_blocking(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    for (const dart_gptr_t &q : at)
+      DART_EXPECT_OK(dart_get_blocking(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
     EXPECT_EQ(r, 100 * round + me);  // the right neighbour's part, written by its left one
     DART_EXPECT_OK(dart_get_blocking(&r, at[0], 1, DART_TYPE_LONG, DART_TYPE_LONG));
     EXPECT_EQ(r, 100 * round + (me + n - 1) % n);
@@ -455,11 +462,15 @@ TEST(TeamMemalloc, FreedSegmentIsForgottenByEveryCall) {
     }
     for (const dart_gptr_t &q : at) {
       dart_handle_t h = DART_HANDLE_NULL;
-      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_put_blocking(q, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
-      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get_blocking(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                       dart_put_blocking(q, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                       dart_get_blocking(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
       DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
-      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get_handle(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG, &h));
-      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_fetch_and_op(q, &v, &r, DART_TYPE_LONG, DART_OP_SUM));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                       dart_get_handle(&r, q, 1, DART_TYPE_LONG, DART_TYPE_LONG, &h));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                       dart_fetch_and_op(q, &v, &r, DART_TYPE_LONG, DART_OP_SUM));
       DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_flush(q));
       void *addr = nullptr;
       DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr(q, &addr));
@@ -475,7 +486,8 @@ TEST(TeamMemalloc, FreedSegmentIsForgottenByEveryCall) {
     DART_EXPECT_OK(dart_put_blocking(g, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));  // its unit 0
     DART_EXPECT_OK(dart_barrier(sub));
     DART_EXPECT_OK(dart_team_destroy(&sub));  // frees the segment with the team
-    DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_put_blocking(g, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+    DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                     dart_put_blocking(g, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
   }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 }
@@ -495,7 +507,9 @@ TEST(TeamMemalloc, PerUnitSizesBoundEveryAccessByItsTarget) {
   for (dart_team_t t : {sub, single})
     if (t != DART_TEAM_NULL) teams.push_back(t);
   // Elements of team unit u: 0 for every third unit, else growing with u.
-  auto elems = [](int u, int shift) { return (u + shift) % 3 == 1 ? (size_t)0 : (size_t)(5 * u + 3); };
+  auto elems = [](int u, int shift) {
+    return (u + shift) % 3 == 1 ? (size_t)0 : (size_t)(5 * u + 3);
+  };
   for (dart_team_t t : teams) {
     dart_team_unit_t tme{-1};
     size_t ts = 0;
@@ -529,8 +543,10 @@ TEST(TeamMemalloc, PerUnitSizesBoundEveryAccessByItsTarget) {
         long v = 1000 * tme.id + u;
         if (un == 0) {
           DART_EXPECT_OK(dart_put_blocking(q, &v, 0, DART_TYPE_LONG, DART_TYPE_LONG));
-          DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(q, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
-          DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(&v, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+          DART_EXPECT_FAIL(DART_ERR_INVAL,
+                           dart_put_blocking(q, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+          DART_EXPECT_FAIL(DART_ERR_INVAL,
+                           dart_get_blocking(&v, q, 1, DART_TYPE_LONG, DART_TYPE_LONG));
           continue;
         }
         if ((size_t)tme.id < un && (size_t)(2 * tme.id + 1) < un) {
@@ -546,13 +562,17 @@ TEST(TeamMemalloc, PerUnitSizesBoundEveryAccessByItsTarget) {
         dart_gptr_t end = q;
         dart_gptr_incaddr(&end, (int64_t)(un * sizeof(long)));
         std::vector<long> big(un + 1, 7);
-        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(end, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
-        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(&v, end, 1, DART_TYPE_LONG, DART_TYPE_LONG));
-        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(q, big.data(), un + 1, DART_TYPE_LONG, DART_TYPE_LONG));
+        DART_EXPECT_FAIL(DART_ERR_INVAL,
+                         dart_put_blocking(end, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+        DART_EXPECT_FAIL(DART_ERR_INVAL,
+                         dart_get_blocking(&v, end, 1, DART_TYPE_LONG, DART_TYPE_LONG));
+        DART_EXPECT_FAIL(DART_ERR_INVAL,
+                         dart_put_blocking(q, big.data(), un + 1, DART_TYPE_LONG, DART_TYPE_LONG));
         long old = 0;
-        DART_EXPECT_FAIL(DART_ERR_INVAL, dart_fetch_and_op(end, &v, &old, DART_TYPE_LONG, DART_OP_SUM));
+        DART_EXPECT_FAIL(DART_ERR_INVAL,
+                         dart_fetch_and_op(end, &v, &old, DART_TYPE_LONG, DART_OP_SUM));
         void *addr = reinterpret_cast<void *>(0x1);
-        if (dart_gptr_getaddr_node(q, &addr) == DART_OK) {  // same node: its last element
+        if (dart_gptr_getaddr_node(q, &addr) == DART_OK) {     // same node: its last element
           DART_EXPECT_OK(dart_gptr_getaddr_node(end, &addr));  // one past the end: allowed
           dart_gptr_t after = end;
           dart_gptr_incaddr(&after, 1);
@@ -631,10 +651,12 @@ TEST(TeamMemalloc, EqualAndPerUnitSizesSideBySide) {
 
 TEST(TeamMemalloc, BadInputs) {
   dart_gptr_t g = DART_GPTR_NULL;
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL,
                    dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, &g));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(DART_TEAM_NULL, 4, DART_TYPE_INT, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memalloc_aligned(DART_TEAM_NULL, 4, DART_TYPE_INT, &g));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memalloc_aligned(-3, 4, DART_TYPE_INT, &g));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memalloc_aligned(31000, 4, DART_TYPE_INT, &g));
   EXPECT_TRUE(DART_GPTR_ISNULL(g));
@@ -654,7 +676,8 @@ TEST(Register, AlignedPutGetDeregister) {
   const size_t N = 256;
   std::vector<long long> buf(N, -1);
   dart_gptr_t g = DART_GPTR_NULL;
-  DART_EXPECT_OK(dart_team_memregister_aligned(DART_TEAM_ALL, N, DART_TYPE_LONGLONG, buf.data(), &g));
+  DART_EXPECT_OK(
+      dart_team_memregister_aligned(DART_TEAM_ALL, N, DART_TYPE_LONGLONG, buf.data(), &g));
   EXPECT_EQ(g.teamid, DART_TEAM_ALL);
   EXPECT_EQ(g.unitid, 0);
   dart_gptr_t mine = g;
@@ -686,7 +709,8 @@ TEST(Register, AlignedPutGetDeregister) {
   // Past the end.
   dart_gptr_t end = t;
   dart_gptr_incaddr(&end, (int64_t)(N * sizeof(long long)));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(back.data(), end, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_get_blocking(back.data(), end, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
   DART_EXPECT_OK(dart_get_blocking(back.data(), end, 0, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
   // Registered memory is not collective memory.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memfree(g));
@@ -726,7 +750,8 @@ TEST(Register, DifferentSizesPerUnit) {
   dart_gptr_setunit(&q, DART_TEAM_UNIT_ID(succ));
   DART_EXPECT_OK(dart_put_blocking(q, src.data(), sn, DART_TYPE_INT, DART_TYPE_INT));
   // One element more than the successor has: INVAL.
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(q, src.data(), sn + 1, DART_TYPE_INT, DART_TYPE_INT));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_put_blocking(q, src.data(), sn + 1, DART_TYPE_INT, DART_TYPE_INT));
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   const int pred = (me + n - 1) % n;
   for (size_t i = 0; i < mine_n; ++i) EXPECT_EQ(buf[i], 100 * pred + (int)i) << "element " << i;
@@ -785,7 +810,8 @@ TEST(Register, DeregisterInAnyOrderNeverWaits) {
       DART_EXPECT_OK(dart_team_memderegister(g[k]));
       DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memderegister(g[k]));
       long r = 0;
-      DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_get_blocking(&r, g[k], 1, DART_TYPE_LONG, DART_TYPE_LONG));
+      DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                       dart_get_blocking(&r, g[k], 1, DART_TYPE_LONG, DART_TYPE_LONG));
     }
   }
   // A team destroyed while unit 0 has deregistered two of three registrations and the
@@ -826,8 +852,8 @@ TEST(Register, FreedRegistrationDoesNotShadowNewMemory) {
     {
       std::vector<char> user(bytes + 1, 1);
       dart_gptr_t rg = DART_GPTR_NULL;
-      DART_EXPECT_OK(dart_team_memregister_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE,
-                                                   user.data(), &rg));
+      DART_EXPECT_OK(
+          dart_team_memregister_aligned(DART_TEAM_ALL, bytes, DART_TYPE_BYTE, user.data(), &rg));
       DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
       DART_EXPECT_OK(dart_team_memderegister(rg));
     }  // the memory goes back to the allocator at once
@@ -882,17 +908,25 @@ TEST(Register, OnSubTeam) {
 TEST(Register, BadInputs) {
   int buf[4];
   dart_gptr_t g = DART_GPTR_NULL;
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, buf, nullptr));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr, &g));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, buf, &g));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister_aligned(DART_TEAM_NULL, 4, DART_TYPE_INT, buf, &g));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, buf, nullptr));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr, &g));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, buf, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, buf, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memregister_aligned(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, buf, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memregister_aligned(DART_TEAM_NULL, 4, DART_TYPE_INT, buf, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, buf, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_INT, nullptr, &g));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_memregister(DART_TEAM_ALL, 4, DART_TYPE_UNDEFINED, buf, &g));
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memregister(30999, 4, DART_TYPE_INT, buf, &g));
   EXPECT_TRUE(DART_GPTR_ISNULL(g));
   // Deregistering what is not registered.
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_memderegister(gptr_of(0, -12345, DART_TEAM_ALL, 0)));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_team_memderegister(gptr_of(0, -12345, DART_TEAM_ALL, 0)));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_memderegister(DART_GPTR_NULL));
   dart_gptr_t coll = DART_GPTR_NULL;
   DART_EXPECT_OK(dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_INT, &coll));
@@ -940,7 +974,8 @@ TEST(GptrAddr, GetaddrSetaddrIncaddr) {
   // Bad inputs.
   void *out = reinterpret_cast<void *>(0x1);
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr(mine, nullptr));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr(gptr_of(me, 12345, DART_TEAM_ALL, 0), &out));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_gptr_getaddr(gptr_of(me, 12345, DART_TEAM_ALL, 0), &out));
   dart_gptr_t far = mine;
   dart_gptr_incaddr(&far, 64 * sizeof(int) + 1);
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr(far, &out));
@@ -993,7 +1028,8 @@ TEST(GptrAddr, Flags) {
   uint16_t keep = 0xabcd;
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getflags(g, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_setflags(nullptr, 1));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getflags(gptr_of(0, 12345, DART_TEAM_ALL, 0), &keep));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_gptr_getflags(gptr_of(0, 12345, DART_TEAM_ALL, 0), &keep));
   dart_gptr_t unk = gptr_of(0, 12345, DART_TEAM_ALL, 0);
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_setflags(&unk, 7));
   EXPECT_EQ(unk.flags, 0u);
@@ -1049,7 +1085,8 @@ TEST(GptrAddr, NodeAddresses) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(bu, &out));
   dart_gptr_setunit(&bu, DART_TEAM_UNIT_ID(-1));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(bu, &out));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_gptr_getaddr_node(gptr_of(0, 12345, DART_TEAM_ALL, 0), &out));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_gptr_getaddr_node(gptr_of(0, 12345, DART_TEAM_ALL, 0), &out));
   EXPECT_EQ(out, reinterpret_cast<void *>(0x1));
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   DART_EXPECT_OK(dart_team_memfree(g));
@@ -1069,7 +1106,8 @@ TEST(GptrAddr, NodeAddressesOfPoolMemory) {
   if (node_of(right) == node_of(me)) {
     DART_EXPECT_OK(dart_gptr_getaddr_node(all[right], reinterpret_cast<void **>(&rp)));
   } else {
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_gptr_getaddr_node(all[right], reinterpret_cast<void **>(&rp)));
+    DART_EXPECT_FAIL(DART_ERR_INVAL,
+                     dart_gptr_getaddr_node(all[right], reinterpret_cast<void **>(&rp)));
   }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   if (rp) *rp = 77 + me;

@@ -154,7 +154,7 @@ TEST(Group, UnionIntersectOfUnsortedGroups) {
 
 TEST(Group, SplitCoversAllMembersOnce) {
   const int n = nunits();
-  for (int m = 1; m <= n; ++m) {          // group sizes 1..n
+  for (int m = 1; m <= n; ++m) {  // group sizes 1..n
     std::vector<int> ids;
     for (int u = m - 1; u >= 0; --u) ids.push_back(u);
     dart_group_t g = group_of(ids);
@@ -215,7 +215,8 @@ TEST(Group, BadInputs) {
   // NULL group handles and NULL outputs.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_addmember(DART_GROUP_NULL, DART_GLOBAL_UNIT_ID(0)));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_delmember(DART_GROUP_NULL, DART_GLOBAL_UNIT_ID(0)));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_ismember(DART_GROUP_NULL, DART_GLOBAL_UNIT_ID(0), &is));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_group_ismember(DART_GROUP_NULL, DART_GLOBAL_UNIT_ID(0), &is));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_ismember(g, DART_GLOBAL_UNIT_ID(0), nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_size(DART_GROUP_NULL, &sz));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_size(g, nullptr));
@@ -231,7 +232,8 @@ TEST(Group, BadInputs) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_intersect(g, g, nullptr));
   EXPECT_EQ(out, DART_GROUP_NULL) << "a failed call leaves its group output null (issue 30)";
 
-  dart_group_t parts[2] = {reinterpret_cast<dart_group_t>(0x1), reinterpret_cast<dart_group_t>(0x1)};
+  dart_group_t parts[2] = {reinterpret_cast<dart_group_t>(0x1),
+                           reinterpret_cast<dart_group_t>(0x1)};
   size_t nout = 555;
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_split(DART_GROUP_NULL, 2, &nout, parts));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_split(g, 2, nullptr, parts));

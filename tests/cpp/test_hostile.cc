@@ -32,8 +32,8 @@ namespace {
 
 constexpr uint64_t kSeed = 0x13A57113;  // fixed: every run makes the same calls
 constexpr int kRounds = 30;
-constexpr int kCallsPerRound = 100;   // random calls between two validity checks
-constexpr size_t kSegLongs = 256;     // the live collective segment: 2 KiB per unit
+constexpr int kCallsPerRound = 100;      // random calls between two validity checks
+constexpr size_t kSegLongs = 256;        // the live collective segment: 2 KiB per unit
 constexpr size_t kLocalBytes = 1 << 20;  // > 2 x the largest segment (the pool, 64 KiB)
 
 struct Tally {
@@ -43,11 +43,13 @@ std::map<std::string, Tally> g_tally;
 
 bool is_dart_code(dart_ret_t rc) {
   switch (rc) {
-    case DART_OK: case DART_ERR_INVAL: case DART_ERR_NOTFOUND: case DART_ERR_NOTINIT:
-    case DART_ERR_NOMEM: case DART_ERR_OTHER:
-      return true;
-    default:
-      return false;
+    case DART_OK:
+    case DART_ERR_INVAL:
+    case DART_ERR_NOTFOUND:
+    case DART_ERR_NOTINIT:
+    case DART_ERR_NOMEM:
+    case DART_ERR_OTHER: return true;
+    default: return false;
   }
 }
 
@@ -83,21 +85,24 @@ void note_coll(const char *cat, const char *call, dart_ret_t rc, Want want) {
 struct Rng {
   std::mt19937_64 gen{kSeed};
   size_t below(size_t n) { return (size_t)(gen() % n); }
-  template <typename T, size_t N> T pick(const T (&a)[N]) { return a[below(N)]; }
+  template <typename T, size_t N>
+  T pick(const T (&a)[N]) {
+    return a[below(N)];
+  }
   bool coin() { return gen() & 1; }
 };
 
 // Everything the calls aim at: live objects and stale ones (destroyed or freed).
 struct Env {
   int n = 0, me = 0;
-  dart_gptr_t seg = DART_GPTR_NULL;       // live collective segment (unit 0)
-  dart_gptr_t freed = DART_GPTR_NULL;     // freed collective segment
-  dart_gptr_t reg = DART_GPTR_NULL;       // live registered segment
-  dart_gptr_t local = DART_GPTR_NULL;     // live dart_memalloc memory of this unit
+  dart_gptr_t seg = DART_GPTR_NULL;    // live collective segment (unit 0)
+  dart_gptr_t freed = DART_GPTR_NULL;  // freed collective segment
+  dart_gptr_t reg = DART_GPTR_NULL;    // live registered segment
+  dart_gptr_t local = DART_GPTR_NULL;  // live dart_memalloc memory of this unit
   dart_gptr_t local_freed = DART_GPTR_NULL;
   long regmem[64] = {};
-  dart_team_t team = DART_TEAM_NULL;      // live clone of DART_TEAM_ALL
-  dart_team_t dead_team = DART_TEAM_NULL; // destroyed
+  dart_team_t team = DART_TEAM_NULL;       // live clone of DART_TEAM_ALL
+  dart_team_t dead_team = DART_TEAM_NULL;  // destroyed
   dart_datatype_t strided = 0, unord = 0, overlap = 0, custom = 0, dead_type = 0;
   dart_operation_t user_op = 0, dead_op = 0;
   dart_group_t group = DART_GROUP_NULL, dead_group = DART_GROUP_NULL;
@@ -186,8 +191,16 @@ dart_gptr_t with_offset(dart_gptr_t g, uint64_t off) {
 
 dart_gptr_t gptr(Rng &r, const Env &e) {
   const int units[] = {0, 1, -1, e.n, e.n + 1, (1 << 23) - 1, -(1 << 23)};
-  const uint64_t offs[] = {0, 8, kSegLongs * 8 - 8, kSegLongs * 8, kSegLongs * 8 + 8,
-                           UINT64_MAX, UINT64_MAX - 7, uint64_t(1) << 63, 65536, 65528};
+  const uint64_t offs[] = {0,
+                           8,
+                           kSegLongs * 8 - 8,
+                           kSegLongs * 8,
+                           kSegLongs * 8 + 8,
+                           UINT64_MAX,
+                           UINT64_MAX - 7,
+                           uint64_t(1) << 63,
+                           65536,
+                           65528};
   switch (r.below(12)) {
     case 0: return DART_GPTR_NULL;
     case 1: {  // 16 random bytes
@@ -223,17 +236,33 @@ dart_gptr_t gptr(Rng &r, const Env &e) {
 }
 
 dart_datatype_t dtype(Rng &r, const Env &e) {
-  const dart_datatype_t t[] = {DART_TYPE_LONG, DART_TYPE_LONG, DART_TYPE_INT, DART_TYPE_BYTE,
-                               DART_TYPE_DOUBLE, DART_TYPE_LONG_DOUBLE, e.custom, e.strided,
-                               e.unord, e.overlap, e.dead_type, DART_TYPE_UNDEFINED,
+  const dart_datatype_t t[] = {DART_TYPE_LONG, DART_TYPE_LONG,     DART_TYPE_INT,
+                               DART_TYPE_BYTE, DART_TYPE_DOUBLE,   DART_TYPE_LONG_DOUBLE,
+                               e.custom,       e.strided,          e.unord,
+                               e.overlap,      e.dead_type,        DART_TYPE_UNDEFINED,
                                DART_TYPE_LAST, (dart_datatype_t)-1};
   if (r.below(16) == 0) return (dart_datatype_t)r.gen();  // garbage handle
   return r.pick(t);
 }
 
 size_t count(Rng &r) {
-  const size_t c[] = {0, 1, 2, 3, 4, 6, 10, 64, 255, 256, 257, 4096, 65536, (size_t)INT_MAX,
-                      (size_t)INT_MAX + 1, SIZE_MAX / 16, SIZE_MAX};
+  const size_t c[] = {0,
+                      1,
+                      2,
+                      3,
+                      4,
+                      6,
+                      10,
+                      64,
+                      255,
+                      256,
+                      257,
+                      4096,
+                      65536,
+                      (size_t)INT_MAX,
+                      (size_t)INT_MAX + 1,
+                      SIZE_MAX / 16,
+                      SIZE_MAX};
   return r.pick(c);
 }
 
@@ -265,16 +294,22 @@ void gptr_call(Rng &r, Env &e) {
   dart_gptr_t g = gptr(r, e);
   void *addr = nullptr;
   switch (r.below(8)) {
-    case 0: note("gptr", "dart_gptr_getaddr", dart_gptr_getaddr(g, r.coin() ? &addr : nullptr)); break;
-    case 1: note("gptr", "dart_gptr_setaddr",
-                 dart_gptr_setaddr(r.coin() ? &g : nullptr, r.coin() ? (void *)e.buf : (void *)e.regmem)); break;
+    case 0:
+      note("gptr", "dart_gptr_getaddr", dart_gptr_getaddr(g, r.coin() ? &addr : nullptr));
+      break;
+    case 1:
+      note("gptr", "dart_gptr_setaddr",
+           dart_gptr_setaddr(r.coin() ? &g : nullptr, r.coin() ? (void *)e.buf : (void *)e.regmem));
+      break;
     case 2: {
       uint16_t f = 0;
       note("gptr", "dart_gptr_getflags", dart_gptr_getflags(g, r.coin() ? &f : nullptr));
       break;
     }
-    case 3: note("gptr", "dart_gptr_setflags",
-                 dart_gptr_setflags(r.coin() ? &g : nullptr, (uint16_t)r.gen())); break;
+    case 3:
+      note("gptr", "dart_gptr_setflags",
+           dart_gptr_setflags(r.coin() ? &g : nullptr, (uint16_t)r.gen()));
+      break;
     case 4: {
       int32_t u, f;
       int16_t s, t;
@@ -290,8 +325,9 @@ void gptr_call(Rng &r, Env &e) {
                           r.gen(), r.coin() ? &out : nullptr));
       break;
     }
-    case 6: note("gptr", "dart_gptr_getaddr_node",
-                 dart_gptr_getaddr_node(g, r.coin() ? &addr : nullptr)); break;
+    case 6:
+      note("gptr", "dart_gptr_getaddr_node", dart_gptr_getaddr_node(g, r.coin() ? &addr : nullptr));
+      break;
     default: {
       size_t nb = 0;
       note("gptr", "dart_gptr_segment_size", dart_gptr_segment_size(g, r.coin() ? &nb : nullptr));
@@ -311,8 +347,12 @@ void onesided_call(Rng &r, Env &e) {
     case 1: note("onesided", "dart_get", dart_get(p, g, n, a, b)); break;
     case 2: note("onesided", "dart_put_blocking", dart_put_blocking(g, p, n, a, b)); break;
     case 3: note("onesided", "dart_get_blocking", dart_get_blocking(p, g, n, a, b)); break;
-    case 4: note("onesided", "dart_put_handle", dart_put_handle(g, p, n, a, b, with_h ? &h : nullptr)); break;
-    case 5: note("onesided", "dart_get_handle", dart_get_handle(p, g, n, a, b, with_h ? &h : nullptr)); break;
+    case 4:
+      note("onesided", "dart_put_handle", dart_put_handle(g, p, n, a, b, with_h ? &h : nullptr));
+      break;
+    case 5:
+      note("onesided", "dart_get_handle", dart_get_handle(p, g, n, a, b, with_h ? &h : nullptr));
+      break;
     case 6: note("onesided", "dart_flush", dart_flush(g)); break;
     case 7: note("onesided", "dart_flush_all", dart_flush_all(g)); break;
     case 8: note("onesided", "dart_flush_local", dart_flush_local(g)); break;
@@ -324,13 +364,24 @@ void onesided_call(Rng &r, Env &e) {
   switch (r.below(9)) {
     case 0: note("handles", "dart_wait", dart_wait(r.coin() ? &hs[0] : nullptr)); break;
     case 1: note("handles", "dart_wait_local", dart_wait_local(r.coin() ? &hs[0] : nullptr)); break;
-    case 2: note("handles", "dart_waitall", dart_waitall(r.coin() ? hs : nullptr, r.below(3))); break;
-    case 3: note("handles", "dart_waitall_local", dart_waitall_local(r.coin() ? hs : nullptr, r.below(3))); break;
+    case 2:
+      note("handles", "dart_waitall", dart_waitall(r.coin() ? hs : nullptr, r.below(3)));
+      break;
+    case 3:
+      note("handles", "dart_waitall_local",
+           dart_waitall_local(r.coin() ? hs : nullptr, r.below(3)));
+      break;
     case 4: note("handles", "dart_test", dart_test(&hs[0], r.coin() ? &fin : nullptr)); break;
-    case 5: note("handles", "dart_test_local", dart_test_local(r.coin() ? &hs[0] : nullptr, &fin)); break;
+    case 5:
+      note("handles", "dart_test_local", dart_test_local(r.coin() ? &hs[0] : nullptr, &fin));
+      break;
     case 6: note("handles", "dart_testall", dart_testall(hs, 2, r.coin() ? &fin : nullptr)); break;
-    case 7: note("handles", "dart_testall_local", dart_testall_local(r.coin() ? hs : nullptr, 2, &fin)); break;
-    default: note("handles", "dart_handle_free", dart_handle_free(r.coin() ? &hs[0] : nullptr)); break;
+    case 7:
+      note("handles", "dart_testall_local", dart_testall_local(r.coin() ? hs : nullptr, 2, &fin));
+      break;
+    default:
+      note("handles", "dart_handle_free", dart_handle_free(r.coin() ? &hs[0] : nullptr));
+      break;
   }
   // Whatever happened above, the handle is completed before its buffer is reused.
   if (hs[0] != DART_HANDLE_NULL) {
@@ -346,11 +397,15 @@ void atomic_call(Rng &r, Env &e) {
   void *res = buf_or_null(r, e);
   switch (r.below(4)) {
     case 0: note("atomics", "dart_accumulate", dart_accumulate(g, v, count(r), t, o)); break;
-    case 1: note("atomics", "dart_accumulate_blocking_local",
-                 dart_accumulate_blocking_local(g, v, count(r), t, o)); break;
+    case 1:
+      note("atomics", "dart_accumulate_blocking_local",
+           dart_accumulate_blocking_local(g, v, count(r), t, o));
+      break;
     case 2: note("atomics", "dart_fetch_and_op", dart_fetch_and_op(g, v, res, t, o)); break;
-    default: note("atomics", "dart_compare_and_swap",
-                  dart_compare_and_swap(g, v, buf_or_null(r, e), res, t)); break;
+    default:
+      note("atomics", "dart_compare_and_swap",
+           dart_compare_and_swap(g, v, buf_or_null(r, e), res, t));
+      break;
   }
   EXPECT_EQ(dart_flush_all(e.seg), DART_OK);
 }
@@ -395,15 +450,14 @@ void type_call(Rng &r, Env &e) {
                                  r.coin() ? &out : nullptr, &ne));
       break;
     }
-    case 5:
-      note("types", "dart_type_layout_release", dart_type_layout_release(base));
-      break;
+    case 5: note("types", "dart_type_layout_release", dart_type_layout_release(base)); break;
     case 6: {
       dart_operation_t made = DART_OP_UNDEFINED;
       note("types", "dart_op_create",
            dart_op_create(r.coin() ? &sum_longs : nullptr, nullptr, r.coin(), base, false,
                           r.coin() ? &made : nullptr));
-      if (made != DART_OP_UNDEFINED) note("types", "dart_op_destroy", dart_op_destroy(&made), Want::Ok);
+      if (made != DART_OP_UNDEFINED)
+        note("types", "dart_op_destroy", dart_op_destroy(&made), Want::Ok);
       break;
     }
     default: {
@@ -428,16 +482,23 @@ void group_call(Rng &r, Env &e) {
   dart_global_unit_t members[8];
   dart_group_t parts[8];
   switch (r.below(11)) {
-    case 0: note("groups", "dart_group_clone", dart_group_clone(g, r.coin() ? &out : nullptr)); break;
-    case 1: note("groups", "dart_group_union", dart_group_union(g, g2, r.coin() ? &out : nullptr)); break;
+    case 0:
+      note("groups", "dart_group_clone", dart_group_clone(g, r.coin() ? &out : nullptr));
+      break;
+    case 1:
+      note("groups", "dart_group_union", dart_group_union(g, g2, r.coin() ? &out : nullptr));
+      break;
     case 2: note("groups", "dart_group_intersect", dart_group_intersect(g, g2, &out)); break;
     case 3: note("groups", "dart_group_addmember", dart_group_addmember(g, u)); break;
     case 4: note("groups", "dart_group_delmember", dart_group_delmember(g, u)); break;
-    case 5: note("groups", "dart_group_ismember", dart_group_ismember(g, u, r.coin() ? &ism : nullptr)); break;
+    case 5:
+      note("groups", "dart_group_ismember", dart_group_ismember(g, u, r.coin() ? &ism : nullptr));
+      break;
     case 6: note("groups", "dart_group_size", dart_group_size(g, r.coin() ? &sz : nullptr)); break;
     case 7:  // only after asking for the size: the output holds every member
       if (g == e.group && dart_group_size(g, &sz) == DART_OK && sz > 8) break;
-      note("groups", "dart_group_getmembers", dart_group_getmembers(g, r.coin() ? members : nullptr));
+      note("groups", "dart_group_getmembers",
+           dart_group_getmembers(g, r.coin() ? members : nullptr));
       break;
     case 8: {
       size_t nout = 0;
@@ -474,14 +535,26 @@ void team_local_call(Rng &r, Env &e) {
   switch (r.below(10)) {
     case 0: note("teams", "dart_team_myid", dart_team_myid(t, r.coin() ? &tu : nullptr)); break;
     case 1: note("teams", "dart_team_size", dart_team_size(t, r.coin() ? &sz : nullptr)); break;
-    case 2: note("teams", "dart_team_unit_l2g",
-                 dart_team_unit_l2g(t, DART_TEAM_UNIT_ID(u), r.coin() ? &gu : nullptr)); break;
-    case 3: note("teams", "dart_team_unit_g2l",
-                 dart_team_unit_g2l(t, DART_GLOBAL_UNIT_ID(u), r.coin() ? &tu : nullptr)); break;
-    case 4: note("teams", "dart_team_get_group", dart_team_get_group(t, r.coin() ? &grp : nullptr)); break;
+    case 2:
+      note("teams", "dart_team_unit_l2g",
+           dart_team_unit_l2g(t, DART_TEAM_UNIT_ID(u), r.coin() ? &gu : nullptr));
+      break;
+    case 3:
+      note("teams", "dart_team_unit_g2l",
+           dart_team_unit_g2l(t, DART_GLOBAL_UNIT_ID(u), r.coin() ? &tu : nullptr));
+      break;
+    case 4:
+      note("teams", "dart_team_get_group", dart_team_get_group(t, r.coin() ? &grp : nullptr));
+      break;
     case 5: note("teams", "dart_team_comm", dart_team_comm(t, r.coin() ? &comm : nullptr)); break;
-    case 6: note("teams", "dart_unit_node", dart_unit_node(DART_GLOBAL_UNIT_ID(u), r.coin() ? &k : nullptr)); break;
-    case 7: note("teams", "dart_myid/dart_size", r.coin() ? dart_myid(nullptr) : dart_size(nullptr), Want::Fail); break;
+    case 6:
+      note("teams", "dart_unit_node",
+           dart_unit_node(DART_GLOBAL_UNIT_ID(u), r.coin() ? &k : nullptr));
+      break;
+    case 7:
+      note("teams", "dart_myid/dart_size", r.coin() ? dart_myid(nullptr) : dart_size(nullptr),
+           Want::Fail);
+      break;
     case 8: note("teams", "dart_node_count", dart_node_count(r.coin() ? &sz : nullptr)); break;
     default: {
       dart_thread_support_level_t lvl;
@@ -500,12 +573,20 @@ void lock_call(Rng &r, Env &e) {
   int32_t got = 0;
   switch (r.below(5)) {
     case 0: note("locks", "dart_lock_acquire", dart_lock_acquire(l), Want::Fail); break;
-    case 1: note("locks", "dart_lock_try_acquire", dart_lock_try_acquire(l, r.coin() ? &got : nullptr), Want::Fail); break;
-    case 2: note("locks", "dart_lock_release", dart_lock_release(r.coin() ? l : e.lock), Want::Fail); break;
-    case 3: note("locks", "dart_lock_try_acquire", dart_lock_try_acquire(e.lock, nullptr), Want::Fail); break;
+    case 1:
+      note("locks", "dart_lock_try_acquire", dart_lock_try_acquire(l, r.coin() ? &got : nullptr),
+           Want::Fail);
+      break;
+    case 2:
+      note("locks", "dart_lock_release", dart_lock_release(r.coin() ? l : e.lock), Want::Fail);
+      break;
+    case 3:
+      note("locks", "dart_lock_try_acquire", dart_lock_try_acquire(e.lock, nullptr), Want::Fail);
+      break;
     default: {
       dart_lock_t d = l == DART_LOCK_NULL ? e.dead_lock : l;
-      note("locks", "dart_team_lock_destroy", dart_team_lock_destroy(r.coin() ? &d : nullptr), Want::Fail);
+      note("locks", "dart_team_lock_destroy", dart_team_lock_destroy(r.coin() ? &d : nullptr),
+           Want::Fail);
     }
   }
 }
@@ -536,9 +617,12 @@ void memory_local_call(Rng &r, Env &e) {
     }
     default: {  // the pool's memory in odd pieces, freed in another order
       dart_gptr_t a = DART_GPTR_NULL, b = DART_GPTR_NULL;
-      note("memory", "dart_memalloc", dart_memalloc(1 + r.below(100), DART_TYPE_BYTE, &a), Want::Ok);
-      note("memory", "dart_memalloc", dart_memalloc(r.below(3), DART_TYPE_LONG_DOUBLE, &b), Want::Ok);
-      note("memory", "dart_memfree", dart_memfree(with_offset(a, a.addr_or_offs.offset + 1)), Want::Fail);
+      note("memory", "dart_memalloc", dart_memalloc(1 + r.below(100), DART_TYPE_BYTE, &a),
+           Want::Ok);
+      note("memory", "dart_memalloc", dart_memalloc(r.below(3), DART_TYPE_LONG_DOUBLE, &b),
+           Want::Ok);
+      note("memory", "dart_memfree", dart_memfree(with_offset(a, a.addr_or_offs.offset + 1)),
+           Want::Fail);
       note("memory", "dart_memfree", dart_memfree(a), Want::Ok);
       note("memory", "dart_memfree", dart_memfree(a), Want::Fail);
       note("memory", "dart_memfree", dart_memfree(b), Want::Ok);
@@ -573,8 +657,8 @@ void collective_call(Rng &r, Env &e) {
   if (d == Root && !has_root) d = Team;
   if (d == Op && !has_op) d = Type;
   dart_team_t team = d == Team ? bad_team(r, e) : (r.coin() ? DART_TEAM_ALL : e.team);
-  const dart_datatype_t bad_types[] = {e.strided, e.unord, e.dead_type, DART_TYPE_UNDEFINED,
-                                       DART_TYPE_LAST, (dart_datatype_t)-5};
+  const dart_datatype_t bad_types[] = {e.strided,           e.unord,        e.dead_type,
+                                       DART_TYPE_UNDEFINED, DART_TYPE_LAST, (dart_datatype_t)-5};
   const dart_datatype_t good_types[] = {DART_TYPE_LONG, DART_TYPE_INT, DART_TYPE_BYTE,
                                         DART_TYPE_DOUBLE};
   dart_datatype_t t = d == Type ? r.pick(bad_types) : r.pick(good_types);
@@ -586,29 +670,52 @@ void collective_call(Rng &r, Env &e) {
   if (d == NullBuf) {
     if (n == 0) n = 1;
     // A buffer that every unit reads (scatter's sendbuf is read at the root only).
-    if (which == 1) rb = nullptr; else sb = nullptr;
+    if (which == 1)
+      rb = nullptr;
+    else
+      sb = nullptr;
   }
   // A huge count to a reduction would be reduced in chunks from the (small) buffers:
   // DART refuses it only together with a NULL buffer.
   if (d == Huge && has_op) sb = nullptr;
   const dart_operation_t bad_ops[] = {DART_OP_UNDEFINED, DART_OP_LAST, DART_OP_REPLACE,
-                                      DART_OP_NO_OP, e.dead_op, (dart_operation_t)-9};
+                                      DART_OP_NO_OP,     e.dead_op,    (dart_operation_t)-9};
   dart_operation_t o = d == Op ? r.pick(bad_ops)
                                : (t == DART_TYPE_LONG && r.coin() ? e.user_op : DART_OP_SUM);
   const Want want = d == None ? Want::Ok : Want::Fail;
   size_t counts[4] = {n, n, n, n}, displs[4] = {0, n, 2 * n, 3 * n};
   switch (which) {
     case 0: note_coll("collectives", "dart_bcast", dart_bcast(sb, n, t, root, team), want); break;
-    case 1: note_coll("collectives", "dart_scatter", dart_scatter(sb, rb, n, t, root, team), want); break;
-    case 2: note_coll("collectives", "dart_gather", dart_gather(sb, rb, n, t, root, team), want); break;
-    case 3: note_coll("collectives", "dart_reduce", dart_reduce(sb, rb, n, t, o, root, team), want); break;
-    case 4: note_coll("collectives", "dart_allreduce", dart_allreduce(sb, rb, n, t, o, team), want); break;
-    case 5: note_coll("collectives", "dart_allreduce (in place)", dart_allreduce(sb, sb, n, t, o, team), want); break;
-    case 6: note_coll("collectives", "dart_reduce (in place)", dart_reduce(sb, sb, n, t, o, root, team), want); break;
+    case 1:
+      note_coll("collectives", "dart_scatter", dart_scatter(sb, rb, n, t, root, team), want);
+      break;
+    case 2:
+      note_coll("collectives", "dart_gather", dart_gather(sb, rb, n, t, root, team), want);
+      break;
+    case 3:
+      note_coll("collectives", "dart_reduce", dart_reduce(sb, rb, n, t, o, root, team), want);
+      break;
+    case 4:
+      note_coll("collectives", "dart_allreduce", dart_allreduce(sb, rb, n, t, o, team), want);
+      break;
+    case 5:
+      note_coll("collectives", "dart_allreduce (in place)", dart_allreduce(sb, sb, n, t, o, team),
+                want);
+      break;
+    case 6:
+      note_coll("collectives", "dart_reduce (in place)", dart_reduce(sb, sb, n, t, o, root, team),
+                want);
+      break;
     case 7: note_coll("collectives", "dart_bcast", dart_bcast(sb, n, t, root, team), want); break;
-    case 8: note_coll("collectives", "dart_gather", dart_gather(sb, rb, n, t, root, team), want); break;
-    case 9: note_coll("collectives", "dart_allgather", dart_allgather(sb, rb, n, t, team), want); break;
-    case 10: note_coll("collectives", "dart_alltoall", dart_alltoall(sb, rb, n, t, team), want); break;
+    case 8:
+      note_coll("collectives", "dart_gather", dart_gather(sb, rb, n, t, root, team), want);
+      break;
+    case 9:
+      note_coll("collectives", "dart_allgather", dart_allgather(sb, rb, n, t, team), want);
+      break;
+    case 10:
+      note_coll("collectives", "dart_alltoall", dart_alltoall(sb, rb, n, t, team), want);
+      break;
     case 11:
       if (d == Huge) {  // allgatherv's counts are arrays: a NULL one instead
         note_coll("collectives", "dart_allgatherv",
@@ -618,19 +725,32 @@ void collective_call(Rng &r, Env &e) {
                   dart_allgatherv(sb, n, t, rb, counts, displs, team), want);
       }
       break;
-    case 12: note_coll("collectives", "dart_barrier", dart_barrier(d == None ? team : bad_team(r, e)),
-                       d == None ? Want::Ok : Want::Fail); break;
+    case 12:
+      note_coll("collectives", "dart_barrier", dart_barrier(d == None ? team : bad_team(r, e)),
+                d == None ? Want::Ok : Want::Fail);
+      break;
     default: {  // collective memory management with one DART-detected defect
       dart_gptr_t g = DART_GPTR_NULL;
       switch (r.below(8)) {
-        case 0: note_coll("memory", "dart_team_memalloc_aligned",
-                          dart_team_memalloc_aligned(bad_team(r, e), 4, DART_TYPE_LONG, &g), Want::Fail); break;
-        case 1: note_coll("memory", "dart_team_memalloc_aligned",
-                          dart_team_memalloc_aligned(DART_TEAM_ALL, SIZE_MAX / 4, DART_TYPE_LONG, &g), Want::Fail); break;
-        case 2: note_coll("memory", "dart_team_memalloc_aligned",
-                          dart_team_memalloc_aligned(DART_TEAM_ALL, 4, r.pick(bad_types), &g), Want::Fail); break;
-        case 3: note_coll("memory", "dart_team_memalloc_aligned",
-                          dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_LONG, nullptr), Want::Fail); break;
+        case 0:
+          note_coll("memory", "dart_team_memalloc_aligned",
+                    dart_team_memalloc_aligned(bad_team(r, e), 4, DART_TYPE_LONG, &g), Want::Fail);
+          break;
+        case 1:
+          note_coll("memory", "dart_team_memalloc_aligned",
+                    dart_team_memalloc_aligned(DART_TEAM_ALL, SIZE_MAX / 4, DART_TYPE_LONG, &g),
+                    Want::Fail);
+          break;
+        case 2:
+          note_coll("memory", "dart_team_memalloc_aligned",
+                    dart_team_memalloc_aligned(DART_TEAM_ALL, 4, r.pick(bad_types), &g),
+                    Want::Fail);
+          break;
+        case 3:
+          note_coll("memory", "dart_team_memalloc_aligned",
+                    dart_team_memalloc_aligned(DART_TEAM_ALL, 4, DART_TYPE_LONG, nullptr),
+                    Want::Fail);
+          break;
         case 4: {
           dart_gptr_t dead = e.seg;
           dead.teamid = e.dead_team;
@@ -638,23 +758,37 @@ void collective_call(Rng &r, Env &e) {
           note_coll("memory", "dart_team_memfree", dart_team_memfree(r.pick(bad)), Want::Fail);
           break;
         }
-        case 5: note_coll("memory", "dart_team_memregister",
-                          dart_team_memregister(r.coin() ? bad_team(r, e) : DART_TEAM_ALL, 8, DART_TYPE_LONG,
-                                                nullptr, &g), Want::Fail); break;
+        case 5:
+          note_coll("memory", "dart_team_memregister",
+                    dart_team_memregister(r.coin() ? bad_team(r, e) : DART_TEAM_ALL, 8,
+                                          DART_TYPE_LONG, nullptr, &g),
+                    Want::Fail);
+          break;
         case 6:  // sizes that differ between the units: the contract says it fails on every unit
           note_coll("memory", "dart_team_memregister_aligned (sizes differ)",
                     dart_team_memregister_aligned(DART_TEAM_ALL, 8 + (size_t)e.me, DART_TYPE_LONG,
-                                                  e.buf, &g), Want::Fail);
+                                                  e.buf, &g),
+                    Want::Fail);
           break;
         default: {
           dart_team_t nt = DART_TEAM_NULL;
           switch (r.below(4)) {
-            case 0: note_coll("teams", "dart_team_create", dart_team_create(bad_team(r, e), e.group, &nt), Want::Fail); break;
-            case 1: note_coll("teams", "dart_team_create", dart_team_create(DART_TEAM_ALL, e.dead_group, &nt), Want::Fail); break;
-            case 2: note_coll("teams", "dart_team_clone", dart_team_clone(bad_team(r, e), &nt), Want::Fail); break;
+            case 0:
+              note_coll("teams", "dart_team_create", dart_team_create(bad_team(r, e), e.group, &nt),
+                        Want::Fail);
+              break;
+            case 1:
+              note_coll("teams", "dart_team_create",
+                        dart_team_create(DART_TEAM_ALL, e.dead_group, &nt), Want::Fail);
+              break;
+            case 2:
+              note_coll("teams", "dart_team_clone", dart_team_clone(bad_team(r, e), &nt),
+                        Want::Fail);
+              break;
             default: {
               dart_team_t bt = bad_team(r, e);
-              note_coll("teams", "dart_team_destroy", dart_team_destroy(r.coin() ? &bt : nullptr), Want::Fail);
+              note_coll("teams", "dart_team_destroy", dart_team_destroy(r.coin() ? &bt : nullptr),
+                        Want::Fail);
             }
           }
           if (nt != DART_TEAM_NULL) dart_team_destroy(&nt);
@@ -676,12 +810,15 @@ void check_still_works(Env &e, int round) {
   note("valid", "dart_flush_all", dart_flush_all(e.reg), Want::Ok);
   note("valid", "dart_flush_all", dart_flush_all(e.local), Want::Ok);
   note("valid", "dart_barrier", dart_barrier(DART_TEAM_ALL), Want::Ok);
-  note("valid", "dart_put_blocking", dart_put_blocking(rg, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG), Want::Ok);
+  note("valid", "dart_put_blocking", dart_put_blocking(rg, &v, 1, DART_TYPE_LONG, DART_TYPE_LONG),
+       Want::Ok);
   note("valid", "dart_barrier", dart_barrier(DART_TEAM_ALL), Want::Ok);
-  note("valid", "dart_get_blocking", dart_get_blocking(&got, mine, 1, DART_TYPE_LONG, DART_TYPE_LONG), Want::Ok);
+  note("valid", "dart_get_blocking",
+       dart_get_blocking(&got, mine, 1, DART_TYPE_LONG, DART_TYPE_LONG), Want::Ok);
   EXPECT_EQ(got, round * 1000 + left) << "round " << round;
   long one = 1, sum = 0;
-  note("valid", "dart_allreduce", dart_allreduce(&one, &sum, 1, DART_TYPE_LONG, e.user_op, e.team), Want::Ok);
+  note("valid", "dart_allreduce", dart_allreduce(&one, &sum, 1, DART_TYPE_LONG, e.user_op, e.team),
+       Want::Ok);
   EXPECT_EQ(sum, e.n);
   note("valid", "dart_lock_acquire", dart_lock_acquire(e.lock), Want::Ok);
   note("valid", "dart_lock_release", dart_lock_release(e.lock), Want::Ok);
@@ -704,7 +841,8 @@ TEST(Hostile, RandomCallsEveryEntryPoint) {
       switch (r.below(11)) {
         case 0: gptr_call(r, e); break;
         case 10: memory_local_call(r, e); break;
-        case 1: case 2: onesided_call(r, e); break;
+        case 1:
+        case 2: onesided_call(r, e); break;
         case 3: atomic_call(r, e); break;
         case 4: type_call(r, e); break;
         case 5: group_call(r, e); break;
@@ -719,13 +857,15 @@ TEST(Hostile, RandomCallsEveryEntryPoint) {
   }
   teardown(e);
   long total = 0, ok = 0, failed = 0;
-  if (e.me == 0) std::printf("hostile calls per category (seed %#llx):\n", (unsigned long long)kSeed);
+  if (e.me == 0)
+    std::printf("hostile calls per category (seed %#llx):\n", (unsigned long long)kSeed);
   for (const auto &kv : g_tally) {
     total += kv.second.calls, ok += kv.second.ok, failed += kv.second.failed;
     if (e.me == 0)
       std::printf("  %-12s %6ld calls: %6ld OK, %6ld errors\n", kv.first.c_str(), kv.second.calls,
                   kv.second.ok, kv.second.failed);
   }
-  if (e.me == 0) std::printf("  %-12s %6ld calls: %6ld OK, %6ld errors\n", "total", total, ok, failed);
+  if (e.me == 0)
+    std::printf("  %-12s %6ld calls: %6ld OK, %6ld errors\n", "total", total, ok, failed);
   EXPECT_GT(total, 3000);
 }

@@ -62,9 +62,8 @@ TEST(Init, InitWhileInitialized) {
 }
 
 TEST(Init, StrerrorEveryCode) {
-  const dart_ret_t codes[] = {DART_OK,          DART_PENDING,   DART_ERR_INVAL,
-                              DART_ERR_NOTFOUND, DART_ERR_NOTINIT, DART_ERR_NOMEM,
-                              DART_ERR_OTHER};
+  const dart_ret_t codes[] = {DART_OK,          DART_PENDING,   DART_ERR_INVAL, DART_ERR_NOTFOUND,
+                              DART_ERR_NOTINIT, DART_ERR_NOMEM, DART_ERR_OTHER};
   std::set<std::string> seen;
   for (dart_ret_t c : codes) {
     const char *s = dart_strerror(c);
@@ -104,8 +103,10 @@ TEST(Init, Versions) {
   // "major.minor.patch"
   int dots = 0;
   for (const char *p = v; *p; ++p) {
-    if (*p == '.') ++dots;
-    else EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(*p))) << v;
+    if (*p == '.')
+      ++dots;
+    else
+      EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(*p))) << v;
   }
   EXPECT_EQ(dots, 2) << v;
 }
@@ -121,8 +122,10 @@ TEST(Init, UnitsPerNodeEmulation) {
   int32_t k = -1;
   DART_EXPECT_OK(dart_units_per_node_emulation(&k));
   const char *env = std::getenv("DART_UNITS_PER_NODE");
-  if (env && *env) EXPECT_EQ(k, std::atoi(env));
-  else EXPECT_EQ(k, 0);
+  if (env && *env)
+    EXPECT_EQ(k, std::atoi(env));
+  else
+    EXPECT_EQ(k, 0);
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_units_per_node_emulation(nullptr));
 }
 
@@ -145,8 +148,10 @@ TEST(Init, NodeLocality) {
   // Nodes are numbered by their lowest unit: first appearances are 0, 1, 2, ...
   int next = 0;
   for (int u = 0; u < n; ++u) {
-    if (node[u] == next) ++next;
-    else EXPECT_LT(node[u], next) << "unit " << u << " on node " << node[u];
+    if (node[u] == next)
+      ++next;
+    else
+      EXPECT_LT(node[u], next) << "unit " << u << " on node " << node[u];
   }
   EXPECT_EQ(static_cast<size_t>(next), nnodes);
 
@@ -218,10 +223,12 @@ TEST(Init, MpiQuirksFollowTheLibraryVersion) {
   const std::string quirks = dart_mpi_quirks();
   const bool rdma_quirks = ompi && major < 5;
   EXPECT_EQ(quirks.find("ompi-rdma-cas64-self (Open MPI < 5.0.0)") != std::string::npos,
-            rdma_quirks) << quirks;
+            rdma_quirks)
+      << quirks;
   EXPECT_EQ(quirks.find("ompi-rdma-logical-ops") != std::string::npos, rdma_quirks) << quirks;
   EXPECT_EQ(quirks.find("ompi-rdma-shared-file (Open MPI < 5.0.0)") != std::string::npos,
-            rdma_quirks) << quirks;
+            rdma_quirks)
+      << quirks;
   EXPECT_NE(quirks.find("shared-part-alignment (every MPI)"), std::string::npos) << quirks;
   EXPECT_NE(quirks.find("single-process-no-window (every MPI)"), std::string::npos) << quirks;
   // The thread race of MPICH's local flushes matters only with threads.
@@ -229,5 +236,6 @@ TEST(Init, MpiQuirksFollowTheLibraryVersion) {
   MPI_Query_thread(&level);
   const bool mpich = std::strncmp(lib, "MPICH", 5) == 0;
   EXPECT_EQ(quirks.find("mpich-flush-local-threads (MPICH >= 4.0.0)") != std::string::npos,
-            mpich && level == MPI_THREAD_MULTIPLE) << quirks;
+            mpich && level == MPI_THREAD_MULTIPLE)
+      << quirks;
 }

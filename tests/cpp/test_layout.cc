@@ -17,8 +17,8 @@ struct Held {
 
 Held layout(dart_datatype_t elem, std::vector<size_t> ext, std::vector<ptrdiff_t> str) {
   Held h;
-  DART_EXPECT_OK(dart_type_from_layout(elem, (int)ext.size(), ext.data(), str.data(), &h.type,
-                                       &h.nelem));
+  DART_EXPECT_OK(
+      dart_type_from_layout(elem, (int)ext.size(), ext.data(), str.data(), &h.type, &h.nelem));
   return h;
 }
 
@@ -71,10 +71,10 @@ TEST(Layout, MovesTheRightElements) {
     size_t first;  // element offset of the first element in the block
   };
   const std::vector<Case> cases = {
-      {{(size_t)Y}, {X}, 2},                          // a column: strided (X, 1)
-      {{2, (size_t)Y}, {1, X}, 1},                    // two columns: strided (X, 2)
-      {{2, 3, 2}, {1, X, X * Y}, X + 1},              // a 2 x 3 x 2 sub-block: indexed
-      {{(size_t)X, 2, 3}, {1, X, X * Y}, X * Y},      // full rows: merged to strided
+      {{(size_t)Y}, {X}, 2},                      // a column: strided (X, 1)
+      {{2, (size_t)Y}, {1, X}, 1},                // two columns: strided (X, 2)
+      {{2, 3, 2}, {1, X, X * Y}, X + 1},          // a 2 x 3 x 2 sub-block: indexed
+      {{(size_t)X, 2, 3}, {1, X, X * Y}, X * Y},  // full rows: merged to strided
   };
   for (int target : {(me + 1) % n, me}) {
     for (const Case &c : cases) {
@@ -181,7 +181,7 @@ TEST(Layout, BadLayouts) {
   DART_EXPECT_CODE(DART_ERR_INVAL, rc(DART_TYPE_INT, {4, 2}, {1, 0}));  // broadcast
   DART_EXPECT_CODE(DART_ERR_INVAL, rc(DART_TYPE_INT, {2, 4}, {4, 1}));  // transposed
   EXPECT_TRUE(detail_has("index order"));
-  DART_EXPECT_CODE(DART_ERR_INVAL, rc(DART_TYPE_INT, {3, 2}, {1, 2}));  // overlapping
+  DART_EXPECT_CODE(DART_ERR_INVAL, rc(DART_TYPE_INT, {3, 2}, {1, 2}));             // overlapping
   DART_EXPECT_CODE(DART_ERR_INVAL, rc(DART_TYPE_INT, {2}, {(ptrdiff_t)1 << 40}));  // > INT_MAX
   DART_EXPECT_CODE(DART_ERR_INVAL, rc(DART_TYPE_UNDEFINED, {2}, {1}));
   DART_EXPECT_CODE(DART_ERR_INVAL, rc(DART_TYPE_LAST, {2}, {1}));

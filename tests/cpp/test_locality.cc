@@ -26,8 +26,9 @@ std::vector<int> units_of(const dart_domain_locality_t *d) {
 // Checks the derived fields of a tree below d: tags, parents, levels, relative indices,
 // units ascending and the union of the children's.
 void check_tree(const dart_domain_locality_t *d, long *nodes_seen) {
-  EXPECT_TRUE(std::is_sorted(d->unit_ids, d->unit_ids + d->num_units,
-                             [](dart_global_unit_t a, dart_global_unit_t b) { return a.id < b.id; }))
+  EXPECT_TRUE(
+      std::is_sorted(d->unit_ids, d->unit_ids + d->num_units,
+                     [](dart_global_unit_t a, dart_global_unit_t b) { return a.id < b.id; }))
       << d->domain_tag;
   if (d->scope == DART_LOCALITY_SCOPE_NODE) ++*nodes_seen;
   if (d->num_domains == 0) {
@@ -167,7 +168,8 @@ TEST(Locality, SubTeamTreeAndUnitLocalities) {
       EXPECT_EQ(loc->hwinfo.core_id, all->hwinfo.core_id);
     }
     dart_unit_locality_t *bad = reinterpret_cast<dart_unit_locality_t *>(0x1);
-    DART_EXPECT_FAIL(DART_ERR_INVAL, dart_unit_locality(t, DART_TEAM_UNIT_ID((int)upper.size()), &bad));
+    DART_EXPECT_FAIL(DART_ERR_INVAL,
+                     dart_unit_locality(t, DART_TEAM_UNIT_ID((int)upper.size()), &bad));
     EXPECT_EQ(bad, nullptr);
     DART_EXPECT_OK(dart_team_locality_finalize(t));
     DART_EXPECT_OK(dart_domain_team_locality(t, ".", &root));  // built again
@@ -203,7 +205,8 @@ TEST(Locality, DomainOperationsOnClones) {
   }
   std::free(tags);
   doms = reinterpret_cast<dart_domain_locality_t **>(0x1);
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_domain_scope_domains(root, DART_LOCALITY_SCOPE_CACHE, &cnt, &doms));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_domain_scope_domains(root, DART_LOCALITY_SCOPE_CACHE, &cnt, &doms));
   EXPECT_EQ(doms, nullptr);
   dart_domain_locality_t *none = reinterpret_cast<dart_domain_locality_t *>(0x1);
   DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_domain_find(root, ".77", &none));
@@ -245,8 +248,8 @@ TEST(Locality, DomainOperationsOnClones) {
   DART_EXPECT_OK(dart_domain_create(&empty));
   for (auto &p : split) DART_EXPECT_OK(dart_domain_assign(&p, empty));  // releases them
   DART_EXPECT_OK(dart_domain_destroy(empty));
-  DART_EXPECT_FAIL(DART_ERR_INVAL,
-                   dart_domain_split_scope(root, DART_LOCALITY_SCOPE_NODE, (int)nnodes + 1, split.data()));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_domain_split_scope(root, DART_LOCALITY_SCOPE_NODE,
+                                                           (int)nnodes + 1, split.data()));
   // group every node under one GROUP domain (a clone): the new tag follows the last node's
   if (nnodes >= 2) {
     dart_domain_locality_t *g = nullptr;
@@ -313,7 +316,7 @@ TEST(Locality, HandBuiltTreeTagsAndMoves) {
   EXPECT_EQ(root->children[3]->num_units, 0);
   EXPECT_EQ(root->num_units, 11);
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_domain_move_subdomain(n5, leaf3, 0));  // below itself
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_domain_add_subdomain(root, n5, 0));  // has a parent
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_domain_add_subdomain(root, n5, 0));    // has a parent
   DART_EXPECT_OK(dart_domain_destroy(root));
 }
 
@@ -328,8 +331,8 @@ TEST(Locality, GroupAndTeamSplitsByNode) {
   DART_EXPECT_OK(dart_team_get_group(DART_TEAM_ALL, &all));
   std::vector<dart_group_t> parts(nnodes + 2, DART_GROUP_NULL);
   size_t nout = 0;
-  DART_EXPECT_OK(dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_NODE, nnodes + 2,
-                                           &nout, parts.data()));
+  DART_EXPECT_OK(dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_NODE, nnodes + 2, &nout,
+                                           parts.data()));
   EXPECT_EQ(nout, nnodes);
   for (size_t p = 0; p < nout; ++p) {
     size_t sz = 0;
@@ -340,14 +343,18 @@ TEST(Locality, GroupAndTeamSplitsByNode) {
     DART_EXPECT_OK(dart_group_destroy(&parts[p]));
   }
   for (size_t p = nout; p < parts.size(); ++p) EXPECT_EQ(parts[p], DART_GROUP_NULL);
-  DART_EXPECT_OK(dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_NODE, 1, &nout, parts.data()));
+  DART_EXPECT_OK(
+      dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_NODE, 1, &nout, parts.data()));
   EXPECT_EQ(nout, 1u);
   size_t sz = 0;
   DART_EXPECT_OK(dart_group_size(parts[0], &sz));
   EXPECT_EQ((int)sz, n);
   DART_EXPECT_OK(dart_group_destroy(&parts[0]));
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_CACHE, 2, &nout, parts.data()));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_NODE, 0, &nout, parts.data()));
+  DART_EXPECT_FAIL(
+      DART_ERR_NOTFOUND,
+      dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_CACHE, 2, &nout, parts.data()));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_group_locality_split(all, root, DART_LOCALITY_SCOPE_NODE, 0,
+                                                             &nout, parts.data()));
   DART_EXPECT_OK(dart_group_destroy(&all));
   // One team per node.
   dart_team_t mine = DART_TEAM_NULL;
@@ -363,10 +370,12 @@ TEST(Locality, GroupAndTeamSplitsByNode) {
   DART_EXPECT_OK(dart_barrier(mine));
   DART_EXPECT_OK(dart_team_destroy(&mine));
   dart_team_t t = 12345;
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_locality_split(DART_TEAM_ALL, DART_LOCALITY_SCOPE_NODE, 0, &t));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_team_locality_split(DART_TEAM_ALL, DART_LOCALITY_SCOPE_NODE, 0, &t));
   EXPECT_EQ(t, DART_TEAM_NULL);
   t = 12345;
-  DART_EXPECT_FAIL(DART_ERR_NOTFOUND, dart_team_locality_split(DART_TEAM_ALL, DART_LOCALITY_SCOPE_CACHE, 2, &t));
+  DART_EXPECT_FAIL(DART_ERR_NOTFOUND,
+                   dart_team_locality_split(DART_TEAM_ALL, DART_LOCALITY_SCOPE_CACHE, 2, &t));
   EXPECT_EQ(t, DART_TEAM_NULL);
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
 }

@@ -18,8 +18,7 @@ using namespace dtest;
 namespace {
 
 double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // Wait `ms` milliseconds while letting MPI progress (MPICH completes RMA targeting this
@@ -186,8 +185,7 @@ TEST(Lock, FifoHandOverOrder) {
     DART_EXPECT_OK(dart_lock_release(lock));
     DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
     std::vector<int> log(1 + n, -1);
-    DART_EXPECT_OK(dart_get_blocking(log.data(), at(g, 0, 0), 1 + n, DART_TYPE_INT,
-                                     DART_TYPE_INT));
+    DART_EXPECT_OK(dart_get_blocking(log.data(), at(g, 0, 0), 1 + n, DART_TYPE_INT, DART_TYPE_INT));
     std::vector<int> want(1 + n);
     want[0] = n;
     for (int i = 0; i < n; ++i) want[1 + i] = i;
@@ -294,7 +292,8 @@ TEST(Lock, SixtyFourLocks) {
   for (int c = 0; c < L; ++c) {
     int v = -1;
     DART_EXPECT_OK(dart_get_blocking(&v, at(g, c % n, c), 1, DART_TYPE_INT, DART_TYPE_INT));
-    if (v != R * n && bad++ < 5) ADD_FAILURE() << "counter " << c << " = " << v << ", want " << R * n;
+    if (v != R * n && bad++ < 5)
+      ADD_FAILURE() << "counter " << c << " = " << v << ", want " << R * n;
   }
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   DART_EXPECT_OK(dart_team_memfree(g));

@@ -73,9 +73,9 @@ TEST(Notify, TokenChain) {
       ok = ok && token == (int64_t)lap * n + me;
     }
     long long out = token + 1;
-    ok = ok && dart_put_notify(elem_of(buf, next, 0), &out, 1, DART_TYPE_LONGLONG,
-                               DART_TYPE_LONGLONG, counter_of(cnt, next, 0), 1,
-                               DART_NOTIFY_ADD) == DART_OK;
+    ok = ok &&
+         dart_put_notify(elem_of(buf, next, 0), &out, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG,
+                         counter_of(cnt, next, 0), 1, DART_NOTIFY_ADD) == DART_OK;
   }
   // The last lap's token returns to unit 0.
   if (ok && me == 0) {
@@ -112,7 +112,8 @@ TEST(Notify, ManyCountersAdd) {
   const int64_t *mine = local_words(buf);
   for (size_t i = kc; i-- > 0;) {
     DART_EXPECT_OK(dart_notify_wait(counter_of(cnt, me, i), (uint64_t)n));
-    for (int src = 0; src < n; ++src) ok = ok && mine[i * n + src] == (int64_t)src * 1000 + (int64_t)i;
+    for (int src = 0; src < n; ++src)
+      ok = ok && mine[i * n + src] == (int64_t)src * 1000 + (int64_t)i;
   }
   EXPECT_TRUE(ok) << "unit " << me;
   dart_barrier(DART_TEAM_ALL);
@@ -129,8 +130,7 @@ TEST(Notify, SetAndTest) {
   const int next = (me + 1) % n, prev = (me + n - 1) % n;
   long long data[4] = {me, me + 1, me + 2, me + 3};
   DART_EXPECT_OK(dart_put_notify(elem_of(buf, next, 0), data, 4, DART_TYPE_LONGLONG,
-                                 DART_TYPE_LONGLONG, counter_of(cnt, next, 0), 7,
-                                 DART_NOTIFY_SET));
+                                 DART_TYPE_LONGLONG, counter_of(cnt, next, 0), 7, DART_NOTIFY_SET));
   int32_t flag = 0;
   while (flag == 0) {
     if (dart_notify_test(counter_of(cnt, me, 0), 7, &flag) != DART_OK) break;
@@ -178,7 +178,8 @@ TEST(Notify, NotifyAfterManyPuts) {
   bool ok = true;
   const int64_t *mine = local_words(buf);
   for (int s = 0; s < n; ++s)
-    for (size_t i = 0; i < per; ++i) ok = ok && mine[s * per + i] == (int64_t)s * 100000 + (int64_t)i;
+    for (size_t i = 0; i < per; ++i)
+      ok = ok && mine[s * per + i] == (int64_t)s * 100000 + (int64_t)i;
   void *pp = nullptr;
   dart_gptr_getaddr(pool, &pp);
   for (int s = 0; s < n; ++s) ok = ok && static_cast<long long *>(pp)[s] == 42 + s;
@@ -241,8 +242,8 @@ TEST(Notify, StridedAndThirdPartyCounter) {
   // Unit me was notified by unit me-2, whose data went to unit me-1.
   const int writer = (me + 2 * n - 2) % n, holder = (writer + 1) % n;
   long long got[8] = {0};
-  DART_EXPECT_OK(dart_get_blocking(got, elem_of(buf, holder, 0), 8, DART_TYPE_LONGLONG,
-                                   DART_TYPE_LONGLONG));
+  DART_EXPECT_OK(
+      dart_get_blocking(got, elem_of(buf, holder, 0), 8, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
   for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], 100LL * writer + i) << "unit " << me;
   dart_barrier(DART_TEAM_ALL);
   DART_EXPECT_OK(dart_type_destroy(&every_other));
@@ -283,9 +284,9 @@ TEST(Notify, BadInputs) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_wait(counter_of(cnt, n, 0), 1));
   // Bad op, misaligned and past-the-end counters, NULL outputs.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify(own, 1, (dart_notify_op_t)7));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_notify(data, &v, 1, DART_TYPE_LONGLONG,
-                                                   DART_TYPE_LONGLONG, own, 1,
-                                                   (dart_notify_op_t)-1));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_put_notify(data, &v, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG, own, 1,
+                                   (dart_notify_op_t)-1));
   dart_gptr_t odd = own;
   dart_gptr_incaddr(&odd, 4);
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify(odd, 1, DART_NOTIFY_ADD));
@@ -295,9 +296,9 @@ TEST(Notify, BadInputs) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_get(counter_of(cnt, me, 2), &got));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_get(own, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_notify_test(own, 1, nullptr));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_notify_handle(data, &v, 1, DART_TYPE_LONGLONG,
-                                                          DART_TYPE_LONGLONG, own, 1,
-                                                          DART_NOTIFY_ADD, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_put_notify_handle(data, &v, 1, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG, own,
+                                          1, DART_NOTIFY_ADD, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_notify(data, nullptr, 1, DART_TYPE_LONGLONG,
                                                    DART_TYPE_LONGLONG, own, 1, DART_NOTIFY_ADD));
   // A refused allocation nulls its output (a scratch one: cnt stays live).
@@ -335,8 +336,8 @@ TEST(Notify, SignalOrdersOwnStores) {
     DART_EXPECT_OK(dart_notify_signal(counter_of(cnt, right, 0), 1, DART_NOTIFY_ADD));  // ready
     DART_EXPECT_OK(dart_notify_wait(counter_of(cnt, me, 0), 1));  // the left one is ready
     int64_t got[64];
-    DART_EXPECT_OK(dart_get_blocking(got, elem_of(buf, left, 0), 64, DART_TYPE_LONGLONG,
-                                     DART_TYPE_LONGLONG));
+    DART_EXPECT_OK(
+        dart_get_blocking(got, elem_of(buf, left, 0), 64, DART_TYPE_LONGLONG, DART_TYPE_LONGLONG));
     for (int i = 0; i < 64; ++i) bad += got[i] != (int64_t)r * 1000 + left * 64 + i;
     DART_EXPECT_OK(dart_notify_signal(counter_of(cnt, left, 1), 1, DART_NOTIFY_ADD));  // done
     DART_EXPECT_OK(dart_notify_wait(counter_of(cnt, me, 1), 1));  // the right one has read

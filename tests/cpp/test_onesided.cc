@@ -21,8 +21,8 @@ struct Parts {
   Mem kind;
   std::vector<dart_gptr_t> at;  // per global unit
   dart_gptr_t base = DART_GPTR_NULL;
-  std::vector<char> user;       // registered memory
-  char *local = nullptr;        // my part
+  std::vector<char> user;  // registered memory
+  char *local = nullptr;   // my part
 };
 
 // Collective.
@@ -53,9 +53,12 @@ void make_parts(Parts &p, Mem kind, size_t bytes) {
 // Collective.
 void free_parts(Parts &p) {
   dart_barrier(DART_TEAM_ALL);
-  if (p.kind == Mem::Collective) DART_EXPECT_OK(dart_team_memfree(p.base));
-  else if (p.kind == Mem::Registered) DART_EXPECT_OK(dart_team_memderegister(p.base));
-  else DART_EXPECT_OK(dart_memfree(p.base));
+  if (p.kind == Mem::Collective)
+    DART_EXPECT_OK(dart_team_memfree(p.base));
+  else if (p.kind == Mem::Registered)
+    DART_EXPECT_OK(dart_team_memderegister(p.base));
+  else
+    DART_EXPECT_OK(dart_memfree(p.base));
 }
 
 dart_gptr_t at_elem(dart_gptr_t g, size_t index, size_t elem_size) {
@@ -63,7 +66,8 @@ dart_gptr_t at_elem(dart_gptr_t g, size_t index, size_t elem_size) {
   return g;
 }
 
-template <typename T> T value(int writer, int target, size_t i) {
+template <typename T>
+T value(int writer, int target, size_t i) {
   return static_cast<T>((writer * 7 + target * 3 + (int)i) % 100 + 1);
 }
 
@@ -72,7 +76,8 @@ const Mem kAllMem[] = {Mem::Collective, Mem::Pool, Mem::Registered};
 // All-to-all with every unit writing its slot of M elements in every unit's part, with
 // dart_put + dart_flush, then reading every slot back with dart_get + dart_flush_local.
 const size_t kM = 17;
-template <typename T> void all_to_all_put_get(Parts &p) {
+template <typename T>
+void all_to_all_put_get(Parts &p) {
   const int n = nunits(), me = myid();
   const dart_datatype_t dt = dart_type_of<T>::value;
   const size_t M = kM;
@@ -92,8 +97,7 @@ template <typename T> void all_to_all_put_get(Parts &p) {
     for (int w = 0; w < n; ++w)
       for (size_t i = 0; i < M; ++i)
         if (mine[w * M + i] != value<T>(w, me, i) && bad++ < 3)
-          ADD_FAILURE() << mem_name(kind) << " type " << dt << ": from unit " << w << " elem "
-                        << i;
+          ADD_FAILURE() << mem_name(kind) << " type " << dt << ": from unit " << w << " elem " << i;
   }
   // Read back my slot in every unit's part.
   std::vector<T> back(M * n, T(0));
@@ -112,7 +116,8 @@ TEST(OneSided, MemoryModelInConfig) {
   const std::string cfg = dart_config_string();
   const char *forced = std::getenv("DART_TEST_WIN_SEPARATE");
   if (forced != nullptr && std::string(forced) == "1") {
-    EXPECT_NE(cfg.find("memory model: separate (DART_TEST_WIN_SEPARATE)"), std::string::npos) << cfg;
+    EXPECT_NE(cfg.find("memory model: separate (DART_TEST_WIN_SEPARATE)"), std::string::npos)
+        << cfg;
   } else {
     EXPECT_NE(cfg.find("memory model: "), std::string::npos) << cfg;
   }
@@ -254,21 +259,25 @@ TEST(OneSided, GetWithEveryCompletionCall) {
           DART_EXPECT_OK(dart_get_blocking(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE));
           break;
         case 5:
-          DART_EXPECT_OK(dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
+          DART_EXPECT_OK(
+              dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
           DART_EXPECT_OK(dart_wait(&h));
           break;
         case 6:
-          DART_EXPECT_OK(dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
+          DART_EXPECT_OK(
+              dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
           DART_EXPECT_OK(dart_wait_local(&h));
           break;
         case 7:
-          DART_EXPECT_OK(dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
+          DART_EXPECT_OK(
+              dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
           for (int spin = 0; spin < 100000000 && !done; ++spin)
             DART_EXPECT_OK(dart_test_local(&h, &done));
           EXPECT_EQ(done, 1);
           break;
         case 8:
-          DART_EXPECT_OK(dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
+          DART_EXPECT_OK(
+              dart_get_handle(got.data(), src, N, DART_TYPE_DOUBLE, DART_TYPE_DOUBLE, &h));
           for (int spin = 0; spin < 100000000 && !done; ++spin)
             DART_EXPECT_OK(dart_test(&h, &done));
           EXPECT_EQ(done, 1);
@@ -302,9 +311,7 @@ TEST(OneSided, HandleArrays) {
                                      DART_TYPE_LONG, DART_TYPE_LONG, &hs[2 * u]));
     int32_t done = -7;
     switch (variant) {
-      case 0:
-        DART_EXPECT_OK(dart_waitall(hs.data(), hs.size()));
-        break;
+      case 0: DART_EXPECT_OK(dart_waitall(hs.data(), hs.size())); break;
       case 1:
         for (int spin = 0; spin < 100000000 && done != 1; ++spin)
           DART_EXPECT_OK(dart_testall(hs.data(), hs.size(), &done));
@@ -441,8 +448,8 @@ TEST(OneSided, ManySmallPutsOneFlush) {
   std::vector<int> src(N);
   for (size_t i = 0; i < N; ++i) src[i] = me * 10000 + (int)i;
   for (size_t i = 0; i < N; ++i)
-    DART_EXPECT_OK(dart_put(at_elem(p.at[right], i, sizeof(int)), &src[i], 1, DART_TYPE_INT,
-                            DART_TYPE_INT));
+    DART_EXPECT_OK(
+        dart_put(at_elem(p.at[right], i, sizeof(int)), &src[i], 1, DART_TYPE_INT, DART_TYPE_INT));
   DART_EXPECT_OK(dart_flush_all(p.base));
   DART_EXPECT_OK(dart_barrier(DART_TEAM_ALL));
   int *mine = reinterpret_cast<int *>(p.local);
@@ -500,11 +507,22 @@ TEST(OneSided, BadInputs) {
   dart_gptr_t ok = g;
   dart_gptr_setunit(&ok, DART_TEAM_UNIT_ID(me));
 
-  struct Bad { const char *what; dart_gptr_t gp; dart_ret_t code; };
+  struct Bad {
+    const char *what;
+    dart_gptr_t gp;
+    dart_ret_t code;
+  };
   std::vector<Bad> bads;
   bads.push_back({"unknown segid", gptr_of(me, 12345, DART_TEAM_ALL, 0), DART_ERR_NOTFOUND});
-  bads.push_back({"unknown negative segid", gptr_of(me, -12345, DART_TEAM_ALL, 0), DART_ERR_NOTFOUND});
-  bads.push_back({"freed segid", [&] { dart_gptr_t d = dead; dart_gptr_setunit(&d, DART_TEAM_UNIT_ID(me)); return d; }(), DART_ERR_NOTFOUND});
+  bads.push_back(
+      {"unknown negative segid", gptr_of(me, -12345, DART_TEAM_ALL, 0), DART_ERR_NOTFOUND});
+  bads.push_back({"freed segid",
+                  [&] {
+                    dart_gptr_t d = dead;
+                    dart_gptr_setunit(&d, DART_TEAM_UNIT_ID(me));
+                    return d;
+                  }(),
+                  DART_ERR_NOTFOUND});
   bads.push_back({"unknown team", gptr_of(0, g.segid, 30123, 0), DART_ERR_NOTFOUND});
   bads.push_back({"team null", gptr_of(0, g.segid, DART_TEAM_NULL, 0), DART_ERR_INVAL});
   bads.push_back({"negative team", gptr_of(0, g.segid, -9, 0), DART_ERR_INVAL});
@@ -515,7 +533,8 @@ TEST(OneSided, BadInputs) {
   bads.push_back({"offset straddles end", at_elem(ok, 7, sizeof(int)), DART_ERR_INVAL});  // 2 elems
   bads.push_back({"huge offset", gptr_of(me, g.segid, DART_TEAM_ALL, ~0ULL - 2), DART_ERR_INVAL});
   bads.push_back({"null gptr", DART_GPTR_NULL, DART_ERR_INVAL});
-  bads.push_back({"pool: unit == size", gptr_of(n, DART_SEGMENT_LOCAL, DART_TEAM_ALL, 0), DART_ERR_INVAL});
+  bads.push_back(
+      {"pool: unit == size", gptr_of(n, DART_SEGMENT_LOCAL, DART_TEAM_ALL, 0), DART_ERR_INVAL});
 
   const int sentinel[2] = {-77, -78};
   for (const Bad &b : bads) {
@@ -552,10 +571,14 @@ TEST(OneSided, BadInputs) {
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get(nullptr, ok, 2, DART_TYPE_INT, DART_TYPE_INT));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_blocking(ok, nullptr, 2, DART_TYPE_INT, DART_TYPE_INT));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_blocking(nullptr, ok, 2, DART_TYPE_INT, DART_TYPE_INT));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_handle(ok, nullptr, 2, DART_TYPE_INT, DART_TYPE_INT, &h));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_handle(nullptr, ok, 2, DART_TYPE_INT, DART_TYPE_INT, &h));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put_handle(ok, buf, 2, DART_TYPE_INT, DART_TYPE_INT, nullptr));
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get_handle(buf, ok, 2, DART_TYPE_INT, DART_TYPE_INT, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_put_handle(ok, nullptr, 2, DART_TYPE_INT, DART_TYPE_INT, &h));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_get_handle(nullptr, ok, 2, DART_TYPE_INT, DART_TYPE_INT, &h));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_put_handle(ok, buf, 2, DART_TYPE_INT, DART_TYPE_INT, nullptr));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_get_handle(buf, ok, 2, DART_TYPE_INT, DART_TYPE_INT, nullptr));
   for (dart_datatype_t bt : {DART_TYPE_UNDEFINED, DART_TYPE_LAST, (dart_datatype_t)-3}) {
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_put(ok, buf, 2, bt, bt));
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_get(buf, ok, 2, bt, bt));

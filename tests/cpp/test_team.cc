@@ -309,10 +309,8 @@ TEST(Team, BadInputs) {
   // Unit ids out of range.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_unit_l2g(DART_TEAM_ALL, DART_TEAM_UNIT_ID(n), &gu));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_unit_l2g(DART_TEAM_ALL, DART_TEAM_UNIT_ID(-1), &gu));
-  DART_EXPECT_FAIL(DART_ERR_INVAL,
-                   dart_team_unit_g2l(DART_TEAM_ALL, DART_GLOBAL_UNIT_ID(n), &tu));
-  DART_EXPECT_FAIL(DART_ERR_INVAL,
-                   dart_team_unit_g2l(DART_TEAM_ALL, DART_GLOBAL_UNIT_ID(-1), &tu));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_unit_g2l(DART_TEAM_ALL, DART_GLOBAL_UNIT_ID(n), &tu));
+  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_unit_g2l(DART_TEAM_ALL, DART_GLOBAL_UNIT_ID(-1), &tu));
   // NULL outputs.
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_size(DART_TEAM_ALL, nullptr));
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_myid(DART_TEAM_ALL, nullptr));
@@ -482,8 +480,8 @@ TEST(Team, CreateFromCommKeepsRankOrder) {
   MPI_Comm_free(&half);
 
   // Only unit 0, with MPI_COMM_SELF; the others pass MPI_COMM_NULL.
-  DART_EXPECT_OK(dart_team_create_from_comm(DART_TEAM_ALL, me == 0 ? MPI_COMM_SELF : MPI_COMM_NULL,
-                                            &t));
+  DART_EXPECT_OK(
+      dart_team_create_from_comm(DART_TEAM_ALL, me == 0 ? MPI_COMM_SELF : MPI_COMM_NULL, &t));
   EXPECT_EQ(t == DART_TEAM_NULL, me != 0);
   if (t != DART_TEAM_NULL) {
     DART_EXPECT_OK(dart_team_destroy(&t));
@@ -499,8 +497,7 @@ TEST(Team, CreateFromCommKeepsRankOrder) {
     MPI_Comm side = MPI_COMM_NULL, inter = MPI_COMM_NULL;
     const int colour = me < n / 2 ? 0 : 1;
     ASSERT_EQ(MPI_Comm_split(all, colour, me, &side), MPI_SUCCESS);
-    ASSERT_EQ(MPI_Intercomm_create(side, 0, all, colour == 0 ? n / 2 : 0, 77, &inter),
-              MPI_SUCCESS);
+    ASSERT_EQ(MPI_Intercomm_create(side, 0, all, colour == 0 ? n / 2 : 0, 77, &inter), MPI_SUCCESS);
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_team_create_from_comm(DART_TEAM_ALL, inter, &t));
     EXPECT_EQ(t, DART_TEAM_NULL);
     MPI_Comm_free(&inter);

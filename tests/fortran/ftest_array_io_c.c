@@ -30,8 +30,7 @@ int ftest_listing(const char *dir, char *out, size_t cap) {
   int n = 0;
   struct dirent *e;
   while ((e = readdir(d)) != NULL && n < 256)
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-      names[n++] = strdup(e->d_name);
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) names[n++] = strdup(e->d_name);
   closedir(d);
   qsort(names, (size_t)n, sizeof names[0], by_name);
   size_t used = 0;

@@ -6,10 +6,10 @@ from __future__ import annotations
 import gc
 import signal
 
+import launcher
 import pytest
 
 import dartpy as dart
-import launcher
 
 # An outer `timeout` sends SIGTERM: turn it into KeyboardInterrupt, so that a running MPI
 # job (its own session, outside timeout's process group) is killed by launcher.run_job
@@ -19,8 +19,7 @@ signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 def pytest_report_header(config):
     flags = " ".join([launcher.MPIEXEC] + launcher.LAUNCHER.flags())
-    return (f"dartpy MPI: {launcher.FLAVOR} (launcher {flags}, "
-            f"built with {launcher.BUILD['mpicc']})")
+    return f"dartpy MPI: {launcher.FLAVOR} (launcher {flags}, built with {launcher.BUILD['mpicc']})"
 
 
 @pytest.fixture

@@ -35,8 +35,14 @@ MPIEXEC = os.environ.get("DARTPY_TEST_MPIEXEC") or BUILD["mpiexec"] or f"mpiexec
 LAUNCHER = launch.Launcher(FLAVOR, MPIEXEC)
 
 # DART variables a test sets itself when it wants them, never inherited from the caller.
-_DART_VARS = ("DART_UNITS_PER_NODE", "DARTPY_NO_ABORT_ON_EXCEPTION", "DART_POOL_SIZE",
-              "DART_TRANSFER_CHUNK", "DART_PROGRESS_PER_NODE", "DART_PROGRESS_THRESHOLD")
+_DART_VARS = (
+    "DART_UNITS_PER_NODE",
+    "DARTPY_NO_ABORT_ON_EXCEPTION",
+    "DART_POOL_SIZE",
+    "DART_TRANSFER_CHUNK",
+    "DART_PROGRESS_PER_NODE",
+    "DART_PROGRESS_THRESHOLD",
+)
 
 # The progress placements (units, DART_UNITS_PER_NODE or None) of cmake/DartMpiTest.cmake,
 # all with DART_PROGRESS_PER_NODE=1: 2 units on one node and on two, 3 units with upn 2.
@@ -45,16 +51,20 @@ _DART_VARS = ("DART_UNITS_PER_NODE", "DARTPY_NO_ABORT_ON_EXCEPTION", "DART_POOL_
 PROGRESS_MODE = os.environ.get("DART_TEST_PROGRESS", "REDUCED").upper()
 if PROGRESS_MODE not in ("ALL", "REDUCED", "OFF"):
     raise ValueError(f"DART_TEST_PROGRESS={PROGRESS_MODE}: use ALL, REDUCED or OFF")
-PROGRESS_PLACEMENTS = {"ALL": {2: [(2, None), (2, 1)], 3: [(3, 2)]},
-                       "REDUCED": {2: [(2, 1)]}, "OFF": {}}[PROGRESS_MODE]
+PROGRESS_PLACEMENTS = {
+    "ALL": {2: [(2, None), (2, 1)], 3: [(3, 2)]},
+    "REDUCED": {2: [(2, 1)]},
+    "OFF": {},
+}[PROGRESS_MODE]
 
 
 # Oversubscribed jobs (more units than cores), as cmake/DartMpiTest.cmake's option of the
 # same name: REDUCED (MPICH's default: its waits busy-poll, an oversubscribed job costs
 # 10-40 times what it costs under Open MPI) leaves out a job of more units than cores with
 # upn None or 1 when a smaller oversubscribed unit count has the same shape; ALL keeps it.
-OVERSUBSCRIBED_MODE = os.environ.get("DART_TEST_OVERSUBSCRIBED",
-                                     "REDUCED" if FLAVOR == "mpich" else "ALL").upper()
+OVERSUBSCRIBED_MODE = os.environ.get(
+    "DART_TEST_OVERSUBSCRIBED", "REDUCED" if FLAVOR == "mpich" else "ALL"
+).upper()
 if OVERSUBSCRIBED_MODE not in ("ALL", "REDUCED"):
     raise ValueError(f"DART_TEST_OVERSUBSCRIBED={OVERSUBSCRIBED_MODE}: use ALL or REDUCED")
 
@@ -70,8 +80,12 @@ def same_shape_pruned(params: Sequence[Tuple[int, Optional[int]]]) -> list:
     for n, upn in params:
         if upn is not None and upn >= n and (n, None) in params:
             continue
-        if (OVERSUBSCRIBED_MODE == "REDUCED" and n > cores and upn in (None, 1)
-                and any(cores < m < n for m in counts)):
+        if (
+            OVERSUBSCRIBED_MODE == "REDUCED"
+            and n > cores
+            and upn in (None, 1)
+            and any(cores < m < n for m in counts)
+        ):
             continue
         out.append((n, upn))
     return out
@@ -86,10 +100,13 @@ def placements(params: Sequence[Tuple[int, Optional[int]]]) -> list:
 
     def ident(n, upn):
         return f"n{n}" + ("" if upn is None else f"-upn{upn}")
+
     out = [pytest.param(n, upn, 0, id=ident(n, upn)) for n, upn in same_shape_pruned(params)]
     for units in sorted({n for n, _ in params}):
-        out += [pytest.param(n, upn, 1, id=ident(n, upn) + "-prog1", marks=pytest.mark.progress)
-                for n, upn in PROGRESS_PLACEMENTS.get(units, [])]
+        out += [
+            pytest.param(n, upn, 1, id=ident(n, upn) + "-prog1", marks=pytest.mark.progress)
+            for n, upn in PROGRESS_PLACEMENTS.get(units, [])
+        ]
     return out
 
 
@@ -119,9 +136,11 @@ class Job:
         return self.stdout + self.stderr
 
     def describe(self) -> str:
-        return (f"command: {' '.join(self.cmd)}\nexit: {self.returncode} after "
-                f"{self.seconds:.1f} s\n--- stdout ---\n{self.stdout[-6000:]}\n"
-                f"--- stderr ---\n{self.stderr[-6000:]}")
+        return (
+            f"command: {' '.join(self.cmd)}\nexit: {self.returncode} after "
+            f"{self.seconds:.1f} s\n--- stdout ---\n{self.stdout[-6000:]}\n"
+            f"--- stderr ---\n{self.stderr[-6000:]}"
+        )
 
     def passes(self, case: str, n: int) -> int:
         units = set(re.findall(rf"PASS {re.escape(case)} unit (\d+)/{n}\b", self.stdout))
@@ -132,8 +151,12 @@ def launch_cmd(n: int, argv: Sequence[str], env_vars: Dict[str, str]) -> list:
     return LAUNCHER.command(n, argv, env_vars)
 
 
-def run_job(argv: Sequence[str], n: Optional[int], env_vars: Optional[Dict[str, str]] = None,
-            timeout: float = 60.0) -> Job:
+def run_job(
+    argv: Sequence[str],
+    n: Optional[int],
+    env_vars: Optional[Dict[str, str]] = None,
+    timeout: float = 60.0,
+) -> Job:
     """Runs argv under mpiexec -n n (or alone if n is None); kills the group on timeout."""
     env_vars = dict(env_vars or {})
     cmd = list(argv) if n is None else launch_cmd(n, argv, env_vars)
@@ -141,8 +164,9 @@ def run_job(argv: Sequence[str], n: Optional[int], env_vars: Optional[Dict[str, 
     return Job(res.cmd, res.returncode, res.stdout, res.stderr, res.seconds)
 
 
-def placed(n: int, upn: Optional[int], progress: int,
-           env_vars: Optional[Dict[str, str]] = None) -> Tuple[int, Dict[str, str]]:
+def placed(
+    n: int, upn: Optional[int], progress: int, env_vars: Optional[Dict[str, str]] = None
+) -> Tuple[int, Dict[str, str]]:
     """(processes, variables) of a job of ``n`` units with DART_UNITS_PER_NODE ``upn``
     (None: unset) and ``progress`` progress processes per node (0: none)."""
     env = dict(env_vars or {})
@@ -154,9 +178,16 @@ def placed(n: int, upn: Optional[int], progress: int,
     return n, env
 
 
-def scenario(script: str, case: str, n: int, upn: Optional[int] = None,
-             extra_env: Optional[Dict[str, str]] = None, timeout: float = 60.0,
-             args: Sequence[str] = (), progress: int = 0) -> Job:
+def scenario(
+    script: str,
+    case: str,
+    n: int,
+    upn: Optional[int] = None,
+    extra_env: Optional[Dict[str, str]] = None,
+    timeout: float = 60.0,
+    args: Sequence[str] = (),
+    progress: int = 0,
+) -> Job:
     """``n`` units; with ``progress`` k > 0 also k progress processes per (emulated) node."""
     n, env_vars = placed(n, upn, progress, extra_env)
     env_vars.setdefault("DARTPY_TEST_STACKS_AFTER", str(max(5.0, timeout - 10.0)))
@@ -164,11 +195,16 @@ def scenario(script: str, case: str, n: int, upn: Optional[int] = None,
     return run_job(argv, n, env_vars, timeout)
 
 
-def check_scenario(script: str, case: str, n: int, upn: Optional[int] = None,
-                   extra_env: Optional[Dict[str, str]] = None, timeout: float = 60.0,
-                   progress: int = 0) -> Job:
+def check_scenario(
+    script: str,
+    case: str,
+    n: int,
+    upn: Optional[int] = None,
+    extra_env: Optional[Dict[str, str]] = None,
+    timeout: float = 60.0,
+    progress: int = 0,
+) -> Job:
     job = scenario(script, case, n, upn, extra_env, timeout, progress=progress)
     assert job.returncode == 0, job.describe()
     assert job.passes(case, n) == n, job.describe()
     return job
-

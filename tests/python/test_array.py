@@ -27,7 +27,13 @@ from _helpers import DTYPES, same  # noqa: E402
 def test_properties_and_defaults(d):
     a = d.Array((5, 7))
     try:
-        assert (a.shape, a.ndim, a.dtype, a.procs, a.coords) == ((5, 7), 2, np.float64, (1, 1), (0, 0))
+        assert (a.shape, a.ndim, a.dtype, a.procs, a.coords) == (
+            (5, 7),
+            2,
+            np.float64,
+            (1, 1),
+            (0, 0),
+        )
         assert (a.lo, a.hi, a.halo) == ((0, 0), (5, 7), ((0, 0), (0, 0)))
         assert a.boundary == ("none", "none") and a.stencil == "star"
         assert a.exchange == "get"  # what "auto" stands for (docs/python.md)
@@ -41,10 +47,23 @@ def test_properties_and_defaults(d):
     assert a.freed and "freed" in repr(a)
     with d.Array(np.array([3, 4]), halo=np.array([1, 0])) as c:  # NumPy arrays as lists
         assert c.shape == (3, 4) and c.halo == ((1, 1), (0, 0))
-    with d.Array(np.int64(6), np.int16, halo=[(1, 2)], boundary=["periodic"], stencil="box",
-                 procs=[0], exchange="notify") as b:
-        assert (b.shape, b.dtype, b.halo, b.boundary, b.stencil, b.exchange) == \
-            ((6,), np.int16, ((1, 2),), ("periodic",), "box", "notify")
+    with d.Array(
+        np.int64(6),
+        np.int16,
+        halo=[(1, 2)],
+        boundary=["periodic"],
+        stencil="box",
+        procs=[0],
+        exchange="notify",
+    ) as b:
+        assert (b.shape, b.dtype, b.halo, b.boundary, b.stencil, b.exchange) == (
+            (6,),
+            np.int16,
+            ((1, 2),),
+            ("periodic",),
+            "box",
+            "notify",
+        )
         assert b.local.shape == (9,) and b.interior.shape == (6,)
     assert d.ARRAY_MAX_DIMS == 4
 
@@ -58,7 +77,7 @@ def test_views_are_zero_copy_with_ghosts(d):
         inner[...] = np.arange(24).reshape(4, 6)
         assert loc[1, 1] == 0 and loc[1 + 3, 1 + 5] == 23
         assert a[3, 5] == 23  # the same memory, read by global index
-        a[0, 0] = -5          # a put into it, visible in the views at once
+        a[0, 0] = -5  # a put into it, visible in the views at once
         assert loc[1, 1] == -5 and inner[0, 0] == -5
         assert d._core._views_of(a.gptr) == 2
         del loc, inner
@@ -70,8 +89,14 @@ def test_one_unit_is_its_own_neighbour(d):
     for stencil in ("star", "box"):
         for boundary in (["periodic", "none", "periodic"], "periodic", "none"):
             for ex in ("get", "notify"):
-                with d.Array((4, 3, 5), np.float32, halo=[(1, 2), 1, (0, 3)],
-                             boundary=boundary, stencil=stencil, exchange=ex) as a:
+                with d.Array(
+                    (4, 3, 5),
+                    np.float32,
+                    halo=[(1, 2), 1, (0, 3)],
+                    boundary=boundary,
+                    stencil=stencil,
+                    exchange=ex,
+                ) as a:
                     for rnd in range(2):
                         arrays.fill(a, rnd)
                         if rnd:
@@ -103,9 +128,21 @@ def test_indexing_follows_numpy(d):
     ref = np.arange(4 * 6 * 5, dtype=np.float64).reshape(4, 6, 5)
     with d.Array(ref.shape, halo=1) as a:
         a.scatter(ref)
-        keys = [(0, 0, 0), (-1, -2, -3), 2, -1, (slice(None), 3), (Ellipsis, 1), (1, Ellipsis),
-                (slice(1, -1), slice(-100, 100), slice(2, 2)), (slice(3, 1), 0),
-                (np.int32(1), slice(None, 2)), (), Ellipsis, (1, Ellipsis, 2)]
+        keys = [
+            (0, 0, 0),
+            (-1, -2, -3),
+            2,
+            -1,
+            (slice(None), 3),
+            (Ellipsis, 1),
+            (1, Ellipsis),
+            (slice(1, -1), slice(-100, 100), slice(2, 2)),
+            (slice(3, 1), 0),
+            (np.int32(1), slice(None, 2)),
+            (),
+            Ellipsis,
+            (1, Ellipsis, 2),
+        ]
         for key in keys:
             got, want = a[key], ref[key]
             assert type(got) is type(want) and np.array_equal(got, want), key
@@ -126,22 +163,22 @@ def test_indexing_follows_numpy(d):
             with pytest.raises(TypeError, match="indices must be"):
                 a[key]
         # writes: NumPy's broadcasting and casting; strided arrays go as they are
-        a[0] = 1                                  # scalar broadcast to a plane
+        a[0] = 1  # scalar broadcast to a plane
         ref[0] = 1
-        a[1, :, -1] = np.arange(6)                # int array cast to float64
+        a[1, :, -1] = np.arange(6)  # int array cast to float64
         ref[1, :, -1] = np.arange(6)
         src = np.arange(2 * 6 * 10, dtype=np.float64).reshape(2, 6, 10)[:, ::-1, ::2]
-        a[2:, :, :] = src                         # a negative stride: copied first
+        a[2:, :, :] = src  # a negative stride: copied first
         ref[2:] = src
         pos = np.arange(2 * 2 * 10, dtype=np.float64).reshape(2, 2, 10)[:, :, ::2]
-        a[2:, 1:3] = pos                          # positive strides: sent as it is
+        a[2:, 1:3] = pos  # positive strides: sent as it is
         ref[2:, 1:3] = pos
-        a[-1, -1, -1] = np.float32(0.5)           # another dtype: cast
+        a[-1, -1, -1] = np.float32(0.5)  # another dtype: cast
         ref[-1, -1, -1] = 0.5
         big = np.arange(6 * 5, dtype=">f8").reshape(6, 5)  # non-native byte order: cast
         a[3] = big
         ref[3] = big
-        a[0:0] = np.zeros((0, 6, 5))              # an empty region
+        a[0:0] = np.zeros((0, 6, 5))  # an empty region
         assert np.array_equal(a[...], ref)
         with pytest.raises(ValueError, match="'value'.*broadcast"):
             a[0] = np.zeros(4)
@@ -158,8 +195,13 @@ def test_gather_scatter_copy(d):
         a.update_halo()
         a.local[0, 0] = 99  # ghosts are copied too
         with a.copy() as b:
-            assert (b.shape, b.dtype, b.halo, b.boundary, b.procs) == \
-                (a.shape, a.dtype, a.halo, a.boundary, a.procs)
+            assert (b.shape, b.dtype, b.halo, b.boundary, b.procs) == (
+                a.shape,
+                a.dtype,
+                a.halo,
+                a.boundary,
+                a.procs,
+            )
             assert same(b.local, a.local) and not np.shares_memory(b.local, a.local)
             b[0, 0] = 5
             assert a[0, 0] == ref[0, 0]
@@ -186,8 +228,15 @@ def test_free_with_live_views_raises(d):
     with pytest.raises(d.DartError, match="already freed") as e:
         a.free()
     assert e.value.code == d.ERR_INVAL
-    for call in (a.update_halo, a.update_halo_begin, a.gather, a.copy, lambda: a.local,
-                 lambda: a[0, 0], lambda: a.scatter(np.zeros((4, 4)))):
+    for call in (
+        a.update_halo,
+        a.update_halo_begin,
+        a.gather,
+        a.copy,
+        lambda: a.local,
+        lambda: a[0, 0],
+        lambda: a.scatter(np.zeros((4, 4))),
+    ):
         with pytest.raises(d.DartError, match="freed"):
             call()
     # a with block frees at its end; with views alive there, BufferError at the end
@@ -245,33 +294,40 @@ def test_split_phase_misuse(d):
         a.update_halo_begin()  # free() ends an update in flight first
 
 
-@pytest.mark.parametrize("exc,match,kw", [
-    (ValueError, "'boundary' is 'wrap'", dict(boundary="wrap")),
-    (ValueError, "'boundary[1]'", dict(boundary=("none", "Periodic"))),
-    (TypeError, "'boundary'", dict(boundary=True)),
-    (ValueError, "'stencil'", dict(stencil="diamond")),
-    (ValueError, "'exchange'", dict(exchange="put")),
-    (ValueError, "'halo' has 1 entry", dict(halo=[1])),
-    (ValueError, "(lo, hi) pair", dict(halo=[(1, 1, 1), 0])),
-    (TypeError, "'halo'", dict(halo="1")),
-    (TypeError, "'halo[1]'", dict(halo=[1, 1.5])),
-    (ValueError, "must be >= 0", dict(halo=[(0, -1), 0])),
-    (ValueError, "'halo[0]' = 4294967296 is out of range", dict(halo=[2**32, 0])),
-    (ValueError, "wider than the block", dict(halo=[(7, 0), 0], boundary="periodic")),
-    (TypeError, "'dtype'", dict(dtype=object)),
-    (TypeError, "non-native", dict(dtype=">f8")),
-    (ValueError, "'shape' has 5 dimensions", dict(shape=(1, 1, 1, 1, 1))),
-    (ValueError, "'shape' has 0 dimensions", dict(shape=[])),
-    (ValueError, "shape[0] = -6", dict(shape=(-6, 5))),
-    (TypeError, "'shape'", dict(shape="6")),
-    (ValueError, "does not fit", dict(procs=(2, 1))),
-    (ValueError, "'procs' has 3 entries", dict(procs=(1, 1, 1))),
-    (TypeError, "'procs'", dict(procs=1)),
-    (ValueError, "'blocks[1]' has 2 extents but procs[1] is 1", dict(blocks=[[6], [2, 3]], procs=(1, 1))),
-    (ValueError, "sum to", dict(blocks=[[5], [5]])),
-    (ValueError, "extent 0", dict(blocks=[[0], [5]])),
-    (TypeError, "'blocks[0]'", dict(blocks=[6, [5]])),
-])
+@pytest.mark.parametrize(
+    "exc,match,kw",
+    [
+        (ValueError, "'boundary' is 'wrap'", dict(boundary="wrap")),
+        (ValueError, "'boundary[1]'", dict(boundary=("none", "Periodic"))),
+        (TypeError, "'boundary'", dict(boundary=True)),
+        (ValueError, "'stencil'", dict(stencil="diamond")),
+        (ValueError, "'exchange'", dict(exchange="put")),
+        (ValueError, "'halo' has 1 entry", dict(halo=[1])),
+        (ValueError, "(lo, hi) pair", dict(halo=[(1, 1, 1), 0])),
+        (TypeError, "'halo'", dict(halo="1")),
+        (TypeError, "'halo[1]'", dict(halo=[1, 1.5])),
+        (ValueError, "must be >= 0", dict(halo=[(0, -1), 0])),
+        (ValueError, "'halo[0]' = 4294967296 is out of range", dict(halo=[2**32, 0])),
+        (ValueError, "wider than the block", dict(halo=[(7, 0), 0], boundary="periodic")),
+        (TypeError, "'dtype'", dict(dtype=object)),
+        (TypeError, "non-native", dict(dtype=">f8")),
+        (ValueError, "'shape' has 5 dimensions", dict(shape=(1, 1, 1, 1, 1))),
+        (ValueError, "'shape' has 0 dimensions", dict(shape=[])),
+        (ValueError, "shape[0] = -6", dict(shape=(-6, 5))),
+        (TypeError, "'shape'", dict(shape="6")),
+        (ValueError, "does not fit", dict(procs=(2, 1))),
+        (ValueError, "'procs' has 3 entries", dict(procs=(1, 1, 1))),
+        (TypeError, "'procs'", dict(procs=1)),
+        (
+            ValueError,
+            "'blocks[1]' has 2 extents but procs[1] is 1",
+            dict(blocks=[[6], [2, 3]], procs=(1, 1)),
+        ),
+        (ValueError, "sum to", dict(blocks=[[5], [5]])),
+        (ValueError, "extent 0", dict(blocks=[[0], [5]])),
+        (TypeError, "'blocks[0]'", dict(blocks=[6, [5]])),
+    ],
+)
 def test_bad_arguments_name_themselves(d, exc, match, kw):
     args = {"shape": (6, 5), **kw}
     held = d._core._type_cache_size()[1]
@@ -365,8 +421,7 @@ def test_late_unit_delays_its_neighbours_only(n, upn, prog):
     """Unit 0 late by 0.2 s: unit 1 waits for it, units 2 and 3 (whose neighbours are on
     time) do not; both exchanges, blocking and split, 10 late rounds each, every ghost
     checked."""
-    job = scenario("arrays.py", "chain", n, upn, timeout=120.0, progress=prog,
-                   args=["0.2", "10"])
+    job = scenario("arrays.py", "chain", n, upn, timeout=120.0, progress=prog, args=["0.2", "10"])
     assert job.returncode == 0, job.describe()
     assert job.passes("array_chain", n) == n, job.describe()
 
@@ -376,7 +431,8 @@ def test_late_unit_delays_its_neighbours_only(n, upn, prog):
 def test_disjoint_teams_create_arrays_at_once(n, upn, prog):
     """Two teams of one MPI_Comm_split (team_from_comm: one team id) create, update and
     free arrays at the same time, 100 rounds."""
-    job = scenario("arrays.py", "disjoint_teams", n, upn, timeout=180.0, progress=prog,
-                   args=["100"])
+    job = scenario(
+        "arrays.py", "disjoint_teams", n, upn, timeout=180.0, progress=prog, args=["100"]
+    )
     assert job.returncode == 0, job.describe()
     assert job.passes("array_disjoint_teams", n) == n, job.describe()

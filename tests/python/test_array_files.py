@@ -55,8 +55,12 @@ def test_round_trips_every_dtype_and_ndim(d, dtype, tmp_path):
         assert is_np_save(path.read_bytes(), ref)
         assert same(np.load(path), ref)
         with d.Array.load(path, halo=1, stencil="box", boundary="periodic") as b:
-            assert (b.shape, b.dtype, b.halo, b.stencil) == (shape, np.dtype(dtype),
-                                                               ((1, 1),) * nd, "box")
+            assert (b.shape, b.dtype, b.halo, b.stencil) == (
+                shape,
+                np.dtype(dtype),
+                ((1, 1),) * nd,
+                "box",
+            )
             check_loaded(b, ref, str(shape))
             array_files.check_update(b, ref, str(shape))
         with d.Array.load(path, dtype=dtype) as b:
@@ -66,8 +70,18 @@ def test_round_trips_every_dtype_and_ndim(d, dtype, tmp_path):
 def test_header_is_numpys_for_every_length(d, tmp_path):
     """np.save pads the header for the first extent to grow in place (21 digits) and to
     a multiple of 64 bytes: shapes whose first extent has 1 to 6 digits, any ndim."""
-    for shape in [(1,), (9,), (10,), (123, 2), (4567, 1, 3), (100003,), (2, 3, 4, 5),
-                  (1, 1, 1, 1), (31, 1), (999, 1000)]:
+    for shape in [
+        (1,),
+        (9,),
+        (10,),
+        (123, 2),
+        (4567, 1, 3),
+        (100003,),
+        (2, 3, 4, 5),
+        (1, 1, 1, 1),
+        (31, 1),
+        (999, 1000),
+    ]:
         ref = field(shape, np.float64)
         path = tmp_path / "h.npy"
         with d.Array(shape, halo=1) as a:
@@ -82,9 +96,14 @@ def test_paths_str_bytes_pathlike(d, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with d.Array(ref.shape, np.int32) as a:
         a.scatter(ref)
-        for p in (str(tmp_path / "s.npy"), os.fsencode(tmp_path / "b.npy"),
-                  tmp_path / "p.npy", PathLike(str(tmp_path / "l.npy")), "rel.npy",
-                  tmp_path / "é ü.npy"):
+        for p in (
+            str(tmp_path / "s.npy"),
+            os.fsencode(tmp_path / "b.npy"),
+            tmp_path / "p.npy",
+            PathLike(str(tmp_path / "l.npy")),
+            "rel.npy",
+            tmp_path / "é ü.npy",
+        ):
             a.save(p)
             with d.Array.load(p) as b:
                 assert same(b[...], ref)
@@ -92,7 +111,8 @@ def test_paths_str_bytes_pathlike(d, tmp_path, monkeypatch):
         (tmp_path / "old.npy").write_bytes(b"old")
         a.save(tmp_path / "old.npy")
     assert sorted(x.name for x in tmp_path.iterdir()) == sorted(
-        ["s.npy", "b.npy", "p.npy", "l.npy", "rel.npy", "é ü.npy", "old.npy"])
+        ["s.npy", "b.npy", "p.npy", "l.npy", "rel.npy", "é ü.npy", "old.npy"]
+    )
     assert is_np_save((tmp_path / "old.npy").read_bytes(), ref)
 
 
@@ -101,12 +121,23 @@ def test_load_arguments(d, tmp_path):
     the file's (LONG and LONGLONG files are both int64)."""
     ref = field((6, 5, 4), np.int64)
     np.save(tmp_path / "i8.npy", ref)
-    with d.Array.load(tmp_path / "i8.npy", halo=[(1, 0), 2, (0, 3)],
-                      boundary=["periodic", "none", "periodic"], stencil="box",
-                      procs=(1, 1, 0), exchange="notify") as b:
+    with d.Array.load(
+        tmp_path / "i8.npy",
+        halo=[(1, 0), 2, (0, 3)],
+        boundary=["periodic", "none", "periodic"],
+        stencil="box",
+        procs=(1, 1, 0),
+        exchange="notify",
+    ) as b:
         assert (b.shape, b.dtype, b.procs, b.halo, b.boundary, b.stencil, b.exchange) == (
-            (6, 5, 4), np.int64, (1, 1, 1), ((1, 0), (2, 2), (0, 3)),
-            ("periodic", "none", "periodic"), "box", "notify")
+            (6, 5, 4),
+            np.int64,
+            (1, 1, 1),
+            ((1, 0), (2, 2), (0, 3)),
+            ("periodic", "none", "periodic"),
+            "box",
+            "notify",
+        )
         check_loaded(b, ref, "i8")
     with d.Array.load(tmp_path / "i8.npy", dtype=np.longlong, blocks=[[6], [5], [4]]) as b:
         assert b.dtype == np.int64 and same(b[...], ref)
@@ -130,24 +161,35 @@ def test_load_refusals(d, tmp_path):
     assert d._core._live_views() == 0 and d._core._type_cache_size()[1] == held
 
 
-@pytest.mark.parametrize("exc,match,args,kw", [
-    (TypeError, "'path' must be a str, bytes or os.PathLike object, not int", (3,), {}),
-    (TypeError, "'path'", (None,), {}),
-    (ValueError, "'path' is empty", ("",), {}),
-    (ValueError, "NUL", ("a\0b.npy",), {}),
-    (TypeError, "no .npy file of a DART array holds bool", ("f.npy",), dict(dtype=bool)),
-    (TypeError, "holds float16", ("f.npy",), dict(dtype=np.float16)),
-    (TypeError, "'dtype'", ("f.npy",), dict(dtype="U3")),
-    (ValueError, "'boundary' is 'wrap'", ("f.npy",), dict(boundary="wrap")),
-    (ValueError, "must be >= 0", ("f.npy",), dict(halo=[(0, -1), 0])),
-    (ValueError, "does not fit", ("f.npy",), dict(procs=(2, 1))),
-    (ValueError, "'halo' has 5 entries", ("f.npy",), dict(halo=[1] * 5)),
-    (ValueError, "'boundary' has 3 entries but the array has 2", ("f.npy",),
-     dict(halo=[1, 1], boundary=["none"] * 3)),
-    (ValueError, "'blocks[1]' has 2 extents but procs[1] is 1", ("f.npy",),
-     dict(blocks=[[3], [2, 2]], procs=(1, 1))),
-    (TypeError, "'stencil'", ("f.npy",), dict(stencil=1)),
-])
+@pytest.mark.parametrize(
+    "exc,match,args,kw",
+    [
+        (TypeError, "'path' must be a str, bytes or os.PathLike object, not int", (3,), {}),
+        (TypeError, "'path'", (None,), {}),
+        (ValueError, "'path' is empty", ("",), {}),
+        (ValueError, "NUL", ("a\0b.npy",), {}),
+        (TypeError, "no .npy file of a DART array holds bool", ("f.npy",), dict(dtype=bool)),
+        (TypeError, "holds float16", ("f.npy",), dict(dtype=np.float16)),
+        (TypeError, "'dtype'", ("f.npy",), dict(dtype="U3")),
+        (ValueError, "'boundary' is 'wrap'", ("f.npy",), dict(boundary="wrap")),
+        (ValueError, "must be >= 0", ("f.npy",), dict(halo=[(0, -1), 0])),
+        (ValueError, "does not fit", ("f.npy",), dict(procs=(2, 1))),
+        (ValueError, "'halo' has 5 entries", ("f.npy",), dict(halo=[1] * 5)),
+        (
+            ValueError,
+            "'boundary' has 3 entries but the array has 2",
+            ("f.npy",),
+            dict(halo=[1, 1], boundary=["none"] * 3),
+        ),
+        (
+            ValueError,
+            "'blocks[1]' has 2 extents but procs[1] is 1",
+            ("f.npy",),
+            dict(blocks=[[3], [2, 2]], procs=(1, 1)),
+        ),
+        (TypeError, "'stencil'", ("f.npy",), dict(stencil=1)),
+    ],
+)
 def test_load_bad_arguments(d, tmp_path, monkeypatch, exc, match, args, kw):
     """This unit's bad arguments (without the file): ValueError/TypeError."""
     monkeypatch.chdir(tmp_path)
@@ -163,9 +205,11 @@ def test_save_refusals(d, tmp_path):
     (tmp_path / "adir" / "keep").write_bytes(b"k")
     before = sorted(p.name for p in tmp_path.iterdir())
     with d.Array((3, 4), halo=1) as a:
-        for path, code, phrase in [(tmp_path / "no" / "x.npy", d.ERR_INVAL, "does not exist"),
-                                   (tmp_path / "adir", d.ERR_INVAL, "is a directory"),
-                                   ("/proc/dartpy-test.npy", d.ERR_OTHER, "MPI_File_open")]:
+        for path, code, phrase in [
+            (tmp_path / "no" / "x.npy", d.ERR_INVAL, "does not exist"),
+            (tmp_path / "adir", d.ERR_INVAL, "is a directory"),
+            ("/proc/dartpy-test.npy", d.ERR_OTHER, "MPI_File_open"),
+        ]:
             with pytest.raises(d.DartError, match=phrase) as e:
                 a.save(path)
             assert e.value.code == code
@@ -207,8 +251,16 @@ def test_fault_hook_keeps_the_old_file(tmp_path, monkeypatch):
 
 
 def run(case: str, n, upn, prog, *args, timeout=120.0, env=None):
-    job = scenario("array_files.py", case, n, upn, extra_env=env, timeout=timeout,
-                   args=[str(a) for a in args], progress=prog)
+    job = scenario(
+        "array_files.py",
+        case,
+        n,
+        upn,
+        extra_env=env,
+        timeout=timeout,
+        args=[str(a) for a in args],
+        progress=prog,
+    )
     assert job.returncode == 0, job.describe()
     assert job.passes(f"array_files_{case}", n) == n, job.describe()
     return job
@@ -267,11 +319,17 @@ def readonly_folder(base: Path):
         return ro, "chattr +i", lambda: subprocess.run(["chattr", "-i", str(ro)], check=True)
     mnt = base / "rotmpfs"
     mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)],
-                      capture_output=True).returncode == 0:
+    if (
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True
+        ).returncode
+        == 0
+    ):
         (mnt / "ck.npy").write_bytes(b"the old checkpoint")
-        if subprocess.run(["mount", "-o", "remount,ro", str(mnt)],
-                          capture_output=True).returncode == 0:
+        if (
+            subprocess.run(["mount", "-o", "remount,ro", str(mnt)], capture_output=True).returncode
+            == 0
+        ):
             return mnt, "read-only tmpfs", lambda: subprocess.run(["umount", str(mnt)], check=True)
         subprocess.run(["umount", str(mnt)], check=False)
     return None, "none", lambda: None
@@ -303,8 +361,7 @@ def test_failed_write_keeps_the_old_checkpoint(n, unit, tmp_path):
     """DART_FAULT=file_write:<unit> in the job's environment fails that unit's write of
     the first save: every unit raises the same DartError, the old checkpoint is intact,
     no temporary file is left, and the next save works."""
-    run("fault", n, 1 if n == 3 else None, 0, tmp_path,
-        env={"DART_FAULT": f"file_write:{unit}"})
+    run("fault", n, 1 if n == 3 else None, 0, tmp_path, env={"DART_FAULT": f"file_write:{unit}"})
 
 
 def small_tmpfs(base: Path, size: str):
@@ -312,9 +369,13 @@ def small_tmpfs(base: Path, size: str):
     where this machine does not let the test mount one."""
     mnt = base / "full"
     mnt.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}",
-                                            "tmpfs", str(mnt)],
-                                           capture_output=True).returncode != 0:
+    if (
+        os.geteuid() != 0
+        or subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mnt)], capture_output=True
+        ).returncode
+        != 0
+    ):
         return None, lambda: None
     return mnt, lambda: subprocess.run(["umount", "-l", str(mnt)], check=False)
 
@@ -360,6 +421,7 @@ def test_long_file_name_saves_and_loads_quietly():
     with a whole path of ~240 characters or more (docs/mpi-notes.md)."""
     import shutil
     import tempfile
+
     folder = Path(tempfile.mkdtemp(prefix="dl", dir="/tmp"))
     try:
         job = run("long_name", 4, 2, 0, folder)

@@ -16,13 +16,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import launcher
 import pytest
 
-import launcher
-
 REPO = launcher.HERE.parent.parent
-EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "overlap", "windows",
-               "alloc"]
+EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "overlap", "windows", "alloc"]
 
 
 @pytest.mark.mpi
@@ -31,9 +29,24 @@ def test_benchmark_suite_quick(tmp_path: Path):
     out = tmp_path / "out"
     doc = tmp_path / "performance.md"
     # Generous: about a minute on a quiet machine, several under load.
-    job = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run"), "all", "--quick",
-                          "--mpi", "mpich", "--out", str(out), "--doc", str(doc)],
-                         capture_output=True, text=True, timeout=1500, cwd=REPO)
+    job = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "run"),
+            "all",
+            "--quick",
+            "--mpi",
+            "mpich",
+            "--out",
+            str(out),
+            "--doc",
+            str(doc),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        cwd=REPO,
+    )
     log = job.stdout + job.stderr
     assert job.returncode == 0, log[-6000:]
     for exp in EXPERIMENTS:
@@ -47,16 +60,29 @@ def test_benchmark_suite_quick(tmp_path: Path):
         halo_rows = list(csv.DictReader(fh))
     halo = {r["impl"] for r in halo_rows}
     # transfer is the exchange without its barrier, timed inside it: never longer.
-    times = {(r["impl"], r["op"], r["units"], r["placement"], r["case"]): float(r["median_us"])
-             for r in halo_rows}
+    times = {
+        (r["impl"], r["op"], r["units"], r["placement"], r["case"]): float(r["median_us"])
+        for r in halo_rows
+    }
     transfer = {k: v for k, v in times.items() if k[1] == "transfer"}
     for impl in ("dart", "dart-nb", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p"):
         assert any(k[0] == impl for k in transfer), impl
     for k, v in transfer.items():
         assert v <= times[(k[0], "exchange") + k[2:]], k
-    for impl in ("dart", "dart-nb", "dart-notify", "mpi-rma-flat", "mpi-rma-shm", "mpi-p2p",
-                 "mpi-p2p-nb", "dart-array", "dart-array-nb", "dart-array-notify",
-                 "dart-array-example", "dartpy-array"):
+    for impl in (
+        "dart",
+        "dart-nb",
+        "dart-notify",
+        "mpi-rma-flat",
+        "mpi-rma-shm",
+        "mpi-p2p",
+        "mpi-p2p-nb",
+        "dart-array",
+        "dart-array-nb",
+        "dart-array-notify",
+        "dart-array-example",
+        "dartpy-array",
+    ):
         assert impl in halo, impl
     # Every halo implementation reported a passed check (per case and placement), no
     # check failed, the examples' fields agreed, every ghost job checked its slots.
@@ -110,8 +136,8 @@ def load_driver():
     benchmarks/driver/ it imports, without writing a __pycache__ into the source tree."""
     import importlib.machinery
     import importlib.util
-    loader = importlib.machinery.SourceFileLoader("bench_driver",
-                                                  str(REPO / "benchmarks" / "run"))
+
+    loader = importlib.machinery.SourceFileLoader("bench_driver", str(REPO / "benchmarks" / "run"))
     spec = importlib.util.spec_from_loader(loader.name, loader)
     module = importlib.util.module_from_spec(spec)
     saved, sys.dont_write_bytecode = sys.dont_write_bytecode, True
@@ -129,10 +155,10 @@ def test_gate_rule():
     calibrate = [gate.judge(130.0, 2.0, 0.2) for _ in range(gate.GATE_CALIBRATE)]
     assert calibrate == [False] * (gate.GATE_CALIBRATE - 1) + [True]
     assert not gate.judge(150.0, 2.0, 0.2)  # compute 1.15x the best
-    assert gate.judge(140.0, 3.9, 0.35)     # within 1.12x, +2 us, 2x
+    assert gate.judge(140.0, 3.9, 0.35)  # within 1.12x, +2 us, 2x
     assert not gate.judge(131.0, 4.5, 0.2)  # exchange 2.25x and +2.5 us
     assert not gate.judge(131.0, 2.0, 0.6)  # the ping-pong's slow level
-    assert gate.judge(128.0, 1.9, 0.18)     # a new best
+    assert gate.judge(128.0, 1.9, 0.18)  # a new best
     assert not gate.judge(144.0, 1.9, 0.18)  # 1.125x the new best
 
 
@@ -142,14 +168,33 @@ def test_gated_experiment(tmp_path: Path):
     """`all --gate` probes, runs the experiment and records how it was gated, whether
     or not the machine turned quiet within the wait."""
     out = tmp_path / "out"
-    job = subprocess.run([sys.executable, str(REPO / "benchmarks" / "run"), "all", "--quick",
-                          "--only", "windows", "--gate", "10", "--mpi", "mpich",
-                          "--out", str(out), "--doc", str(tmp_path / "performance.md")],
-                         capture_output=True, text=True, timeout=600, cwd=REPO)
+    job = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "benchmarks" / "run"),
+            "all",
+            "--quick",
+            "--only",
+            "windows",
+            "--gate",
+            "10",
+            "--mpi",
+            "mpich",
+            "--out",
+            str(out),
+            "--doc",
+            str(tmp_path / "performance.md"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
+    )
     log = job.stdout + job.stderr
     assert job.returncode == 0, log[-6000:]
     assert "[bench] gate: compute " in log and " ping-pong " in log, log[-3000:]
     assert (out / "windows-mpich.csv").stat().st_size > 0
     record = (out / "suite-mpich.txt").read_text()
-    assert re.search(r"gate: windows (quiet \(attempt [123]\)|NOT quiet in 3 attempts)$",
-                     record.strip()), record
+    assert re.search(
+        r"gate: windows (quiet \(attempt [123]\)|NOT quiet in 3 attempts)$", record.strip()
+    ), record

@@ -33,8 +33,9 @@ def _text(name: str) -> str:
 
 def _defines(text: str, prefix: str, cast: str) -> Dict[str, int]:
     """#define PREFIX... ((cast)N) lines."""
-    pat = re.compile(r"^#define\s+(" + prefix + r"\w*)\s+\(\(" + cast +
-                     r"\)\s*\(?(-?\d+)\)?\s*\)", re.M)
+    pat = re.compile(
+        r"^#define\s+(" + prefix + r"\w*)\s+\(\(" + cast + r"\)\s*\(?(-?\d+)\)?\s*\)", re.M
+    )
     return {m.group(1): int(m.group(2)) for m in pat.finditer(text)}
 
 
@@ -51,7 +52,7 @@ def _python(prefix: str) -> Dict[str, int]:
 
 
 def _check_both_ways(header: Dict[str, int], python: Dict[str, int], strip: str) -> None:
-    expected = {k[len(strip):]: v for k, v in header.items() if k not in NOT_EXPORTED}
+    expected = {k[len(strip) :]: v for k, v in header.items() if k not in NOT_EXPORTED}
     assert expected, "nothing parsed from the header"
     missing = sorted(set(expected) - set(python))
     extra = sorted(set(python) - set(expected))
@@ -87,14 +88,25 @@ def test_thread_levels():
 
 
 def test_unit_segment_and_team_ids():
-    types_h, globmem_h, team_h = (_text("dart_types.h"), _text("dart_globmem.h"),
-                                  _text("dart_team_group.h"))
-    assert dart.UNDEFINED_UNIT_ID == _defines(types_h, "DART_UNDEFINED_UNIT_ID",
-                                              "dart_unit_t")["DART_UNDEFINED_UNIT_ID"]
-    assert dart.SEGMENT_LOCAL == _defines(globmem_h, "DART_SEGMENT_LOCAL",
-                                          "int16_t")["DART_SEGMENT_LOCAL"]
-    teams = {k: int(v) for k, v in re.findall(
-        r"^#define\s+(DART_TEAM_\w+)\s+\(\(dart_team_t\)\s*\(?(-?\d+)\)?\)", team_h, re.M)}
+    types_h, globmem_h, team_h = (
+        _text("dart_types.h"),
+        _text("dart_globmem.h"),
+        _text("dart_team_group.h"),
+    )
+    assert (
+        dart.UNDEFINED_UNIT_ID
+        == _defines(types_h, "DART_UNDEFINED_UNIT_ID", "dart_unit_t")["DART_UNDEFINED_UNIT_ID"]
+    )
+    assert (
+        dart.SEGMENT_LOCAL
+        == _defines(globmem_h, "DART_SEGMENT_LOCAL", "int16_t")["DART_SEGMENT_LOCAL"]
+    )
+    teams = {
+        k: int(v)
+        for k, v in re.findall(
+            r"^#define\s+(DART_TEAM_\w+)\s+\(\(dart_team_t\)\s*\(?(-?\d+)\)?\)", team_h, re.M
+        )
+    }
     assert set(teams) == {"DART_TEAM_ALL", "DART_TEAM_NULL"}
     assert dart.TEAM_ALL.id == teams["DART_TEAM_ALL"] and dart.TEAM_ALL == 0
     assert dart.TEAM_NULL.id == teams["DART_TEAM_NULL"]
@@ -109,8 +121,7 @@ def test_dtype_table_covers_every_basic_type():
     assert body, "DART_BASIC_TYPE_LIST not found"
     entries = re.findall(r"X\((\w+),[^)]*?'(.)'", body.group(1))
     header = _defines(_text("dart_types.h"), "DART_TYPE_", "dart_datatype_t")
-    basic = {k[len("DART_TYPE_"):] for k, v in header.items()
-             if 0 < v < header["DART_TYPE_LAST"]}
+    basic = {k[len("DART_TYPE_") :] for k, v in header.items() if 0 < v < header["DART_TYPE_LAST"]}
     assert {name for name, _ in entries} == basic
     for name, ch in entries:
         g = dart.Gptr(0, 1, 0, dtype=np.dtype(ch))  # accepted (TypeError otherwise)
@@ -123,8 +134,9 @@ def test_notify_ops():
     text = re.sub(r"\\\n", " ", _text("dart_tables.h"))
     body = re.search(r"#define DART_NOTIFY_OP_LIST\(X\)(.*?)(?:\n\s*\n|/\*|#endif)", text, re.S)
     assert body, "DART_NOTIFY_OP_LIST not found"
-    header = {f"DART_NOTIFY_{n}": int(v)
-              for n, v in re.findall(r"X\((\w+),\s*(\d+)\)", body.group(1))}
+    header = {
+        f"DART_NOTIFY_{n}": int(v) for n, v in re.findall(r"X\((\w+),\s*(\d+)\)", body.group(1))
+    }
     assert set(header) == {"DART_NOTIFY_SET", "DART_NOTIFY_ADD"}
     assert "DART_NOTIFY_OP_LIST" in _text("dart_notify.h")
     _check_both_ways(header, _python(r"NOTIFY_"), "DART_")

@@ -20,10 +20,9 @@ import re
 import sys
 from pathlib import Path
 
+import launcher
 import numpy as np
 import pytest
-
-import launcher
 
 REPO = launcher.HERE.parent.parent
 BUILD = REPO / "_build" / launcher.FLAVOR / "examples"
@@ -54,9 +53,9 @@ def reference(name: str, iters=None) -> bytes:
         for _ in range(g["iters"] if iters is None else iters):
             un = u.copy()
             c = u[1:-1, 1:-1, 1:-1]
-            lap = (((u[:-2, 1:-1, 1:-1] + u[2:, 1:-1, 1:-1])
-                    + (u[1:-1, :-2, 1:-1] + u[1:-1, 2:, 1:-1]))
-                   + (u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:]))
+            lap = (
+                (u[:-2, 1:-1, 1:-1] + u[2:, 1:-1, 1:-1]) + (u[1:-1, :-2, 1:-1] + u[1:-1, 2:, 1:-1])
+            ) + (u[1:-1, 1:-1, :-2] + u[1:-1, 1:-1, 2:])
             un[1:-1, 1:-1, 1:-1] = c + 0.125 * (lap - 6.0 * c)
             u = un
     buf = io.BytesIO()
@@ -72,8 +71,11 @@ def difference(got: bytes, want: bytes) -> str:
         return f"{len(got)} bytes, not {len(want)}"
     first = next(i for i in range(len(want)) if got[i] != want[i])
     data = len(want) - 8 * np.load(io.BytesIO(want)).size
-    return (f"byte {first}, in the .npy header" if first < data else
-            f"byte {first}, element {(first - data) // 8}")
+    return (
+        f"byte {first}, in the .npy header"
+        if first < data
+        else f"byte {first}, element {(first - data) // 8}"
+    )
 
 
 def programs(name: str):
@@ -87,17 +89,32 @@ def programs(name: str):
 
 def case(name, n, upn, prog=0):
     marks = [pytest.mark.progress] if prog else []
-    return pytest.param(name, n, upn, prog, marks=marks,
-                        id=f"{name}-n{n}-upn{upn or 'none'}" + (f"-prog{prog}" if prog else ""))
+    return pytest.param(
+        name,
+        n,
+        upn,
+        prog,
+        marks=marks,
+        id=f"{name}-n{n}-upn{upn or 'none'}" + (f"-prog{prog}" if prog else ""),
+    )
 
 
 # Every unit count and emulation, less the placements of the same shape as another
 # (launcher.same_shape_pruned: n2-upn2 is one node as n2; under MPICH n4 and n4-upn1 are
 # covered by n3 and n3-upn1): each case runs three languages in three modes.
-CASES = [case(name, n, upn) for name in GRIDS for n, upn in launcher.same_shape_pruned(
-    [(n, upn) for n in (1, 2, 3, 4) for upn in ((None,) if n == 1 else (None, 1, 2))])]
-CASES += [case(name, n, upn, 1) for name in GRIDS
-          for places in launcher.PROGRESS_PLACEMENTS.values() for n, upn in places]
+CASES = [
+    case(name, n, upn)
+    for name in GRIDS
+    for n, upn in launcher.same_shape_pruned(
+        [(n, upn) for n in (1, 2, 3, 4) for upn in ((None,) if n == 1 else (None, 1, 2))]
+    )
+]
+CASES += [
+    case(name, n, upn, 1)
+    for name in GRIDS
+    for places in launcher.PROGRESS_PLACEMENTS.values()
+    for n, upn in places
+]
 
 
 @pytest.mark.mpi
@@ -113,8 +130,9 @@ def test_same_bytes(name, n, upn, prog, tmp_path: Path):
             continue
         for mode in ("blocking", "nonblocking", "notify"):
             out = tmp_path / f"{lang}-{mode}.npy"
-            job = launcher.run_job(prefix + args + ["--mode", mode, "--out", str(out)],
-                                   nprocs, env, timeout=120)
+            job = launcher.run_job(
+                prefix + args + ["--mode", mode, "--out", str(out)], nprocs, env, timeout=120
+            )
             if job.returncode != 0:
                 problems.append(f"{lang} {mode} failed\n{job.describe()}")
                 continue
@@ -122,8 +140,9 @@ def test_same_bytes(name, n, upn, prog, tmp_path: Path):
                 problems.append(f"{lang} {mode}: no checksum line\n{job.describe()}")
             got = out.read_bytes() if out.exists() else b""
             if got != want:
-                problems.append(f"{lang} {mode}: output differs from the reference "
-                                f"({difference(got, want)})")
+                problems.append(
+                    f"{lang} {mode}: output differs from the reference ({difference(got, want)})"
+                )
     assert not problems, "\n".join(problems)
 
 
@@ -131,10 +150,16 @@ def test_same_bytes(name, n, upn, prog, tmp_path: Path):
 # DART_UNITS_PER_NODE, mode, iterations) from the file of the step before (the first from
 # the initial state); every file must be the reference after all iterations so far.
 RESTARTS = {
-    "heat2d": [("c++", 3, None, "blocking", 3), ("python", 2, 1, "nonblocking", 2),
-               ("fortran", 4, 2, "notify", 1)],
-    "heat3d": [("fortran", 2, None, "nonblocking", 2), ("python", 3, 1, "notify", 1),
-               ("c++", 1, None, "blocking", 1)],
+    "heat2d": [
+        ("c++", 3, None, "blocking", 3),
+        ("python", 2, 1, "nonblocking", 2),
+        ("fortran", 4, 2, "notify", 1),
+    ],
+    "heat3d": [
+        ("fortran", 2, None, "nonblocking", 2),
+        ("python", 3, 1, "notify", 1),
+        ("c++", 1, None, "blocking", 1),
+    ],
 }
 
 
@@ -160,8 +185,10 @@ def test_restart_on_other_units_and_languages(name, tmp_path: Path):
         done += iters
         want = reference(name, done)
         got = out.read_bytes() if out.exists() else b""
-        assert got == want, (f"step {k} ({lang} on {n} units after {done} iterations): "
-                             f"{difference(got, want)}\n{job.describe()}")
+        assert got == want, (
+            f"step {k} ({lang} on {n} units after {done} iterations): "
+            f"{difference(got, want)}\n{job.describe()}"
+        )
         last = out
 
 
@@ -174,11 +201,21 @@ def test_restart_refuses_another_field(tmp_path: Path):
     good.write_bytes(reference("heat2d", 1))
     text.write_bytes(b"no numbers here")
     for lang, prefix in programs("heat2d"):
-        for path, nx, msg in ((good, g["nx"] - 1, f"heat2d: --restart {good} is not a "
-                               f"{g['nx'] - 1} x {g['ny']} field"),
-                              (text, g["nx"], "is not a .npy file")):
-            job = launcher.run_job(prefix + ["--nx", str(nx), "--ny", str(g["ny"]), "--iters",
-                                             "1", "--restart", str(path)], 1, {}, timeout=60)
+        for path, nx, msg in (
+            (
+                good,
+                g["nx"] - 1,
+                f"heat2d: --restart {good} is not a {g['nx'] - 1} x {g['ny']} field",
+            ),
+            (text, g["nx"], "is not a .npy file"),
+        ):
+            job = launcher.run_job(
+                prefix
+                + ["--nx", str(nx), "--ny", str(g["ny"]), "--iters", "1", "--restart", str(path)],
+                1,
+                {},
+                timeout=60,
+            )
             assert job.returncode == 2 and msg in job.stderr, f"{lang}\n{job.describe()}"
 
 
@@ -187,15 +224,18 @@ def test_python_heat2d_solver_is_short():
     uses) is at most 60 lines, without offset arithmetic (no gptr, no block or grid
     computation)."""
     src = (REPO / "examples" / "python" / "heat2d.py").read_text()
-    solver = src[src.index("# Parts of a block"):src.index("def main")].rstrip().splitlines()
+    solver = src[src.index("# Parts of a block") : src.index("def main")].rstrip().splitlines()
     assert len(solver) <= 60, f"the solver has {len(solver)} lines"
     for word in ("gptr", "dims_create", "block(", "unit_at", "offset"):
         assert word not in "\n".join(solver), word
 
 
 RING = [pytest.param(n, 1 if n > 2 else None, 0, id=str(n)) for n in (1, 2, 3, 4)]
-RING += [pytest.param(n, upn, 1, id=f"{n}-upn{upn or 'none'}-prog1", marks=pytest.mark.progress)
-         for places in launcher.PROGRESS_PLACEMENTS.values() for n, upn in places]
+RING += [
+    pytest.param(n, upn, 1, id=f"{n}-upn{upn or 'none'}-prog1", marks=pytest.mark.progress)
+    for places in launcher.PROGRESS_PLACEMENTS.values()
+    for n, upn in places
+]
 
 
 @pytest.mark.mpi
@@ -204,14 +244,18 @@ def test_readme_halo_ring(n, upn, prog):
     """The README's ten-line halo exchange, in Python and in Fortran, prints the same."""
     want = sorted(f"unit {u}: ghosts {(u - 1) % n} {(u + 1) % n}" for u in range(n))
     nprocs, env = launcher.placed(n, upn, prog)
-    for prefix in ([sys.executable, str(REPO / "examples" / "python" / "halo_ring.py")],
-                   [str(BUILD / "halo_ring_f")]):
+    for prefix in (
+        [sys.executable, str(REPO / "examples" / "python" / "halo_ring.py")],
+        [str(BUILD / "halo_ring_f")],
+    ):
         job = launcher.run_job(prefix, nprocs, env, timeout=60)
         assert job.returncode == 0, job.describe()
         # Units print concurrently; Open MPI may forward one unit's text and its newline
         # separately, so lines of different units can run together.
-        got = sorted(f"unit {u}: ghosts {a} {b}"
-                     for u, a, b in re.findall(r"unit (\d+): ghosts (\d+) (\d+)", job.stdout))
+        got = sorted(
+            f"unit {u}: ghosts {a} {b}"
+            for u, a, b in re.findall(r"unit (\d+): ghosts (\d+) (\d+)", job.stdout)
+        )
         assert got == want, job.describe()
 
 
@@ -220,18 +264,22 @@ def halo_array_lines(n: int) -> list:
     (computed here): each unit's block of the 6 x 8 array and the ghost west of its first
     point, 100 i + j of the point it mirrors (periodic)."""
     import dartpy
+
     grid = dartpy.array_dims_create(n, 2)
 
     def starts(points, parts):
         q, r = divmod(points, parts)
         return [c * q + min(c, r) for c in range(parts + 1)]
+
     rows, cols = starts(6, grid[0]), starts(8, grid[1])
     lines = []
     for u in range(n):
         cx, cy = divmod(u, grid[1])
         i0, i1, j0, j1 = rows[cx], rows[cx + 1], cols[cy], cols[cy + 1]
-        lines.append(f"unit {u}: rows {i0}..{i1 - 1}, columns {j0}..{j1 - 1}, "
-                     f"west ghost {100 * i0 + (j0 - 1) % 8}")
+        lines.append(
+            f"unit {u}: rows {i0}..{i1 - 1}, columns {j0}..{j1 - 1}, "
+            f"west ghost {100 * i0 + (j0 - 1) % 8}"
+        )
     return sorted(lines)
 
 
@@ -242,10 +290,15 @@ def test_readme_halo_array(n, upn, prog):
     the same lines (each unit's block and a wrapped ghost)."""
     want = halo_array_lines(n)
     nprocs, env = launcher.placed(n, upn, prog)
-    for prefix in ([sys.executable, str(REPO / "examples" / "python" / "halo_array.py")],
-                   [str(BUILD / "halo_array_f")]):
+    for prefix in (
+        [sys.executable, str(REPO / "examples" / "python" / "halo_array.py")],
+        [str(BUILD / "halo_array_f")],
+    ):
         job = launcher.run_job(prefix, nprocs, env, timeout=60)
         assert job.returncode == 0, job.describe()
-        got = sorted(re.findall(r"unit \d+: rows \d+\.\.\d+, columns \d+\.\.\d+, west ghost -?\d+",
-                                job.stdout))
+        got = sorted(
+            re.findall(
+                r"unit \d+: rows \d+\.\.\d+, columns \d+\.\.\d+, west ghost -?\d+", job.stdout
+            )
+        )
         assert got == want, job.describe()

@@ -103,8 +103,9 @@ def test_mpi4py_interop(order, n, upn, prog):
         # every process (none became a progress process)
         job = scenario("teams.py", order, n, upn, progress=prog)
         assert job.returncode == 0, job.describe()
-        assert job.stdout.count(f"PASS {order} refused") == launch.job_processes(n, upn or 0, prog), \
-            job.describe()
+        assert job.stdout.count(f"PASS {order} refused") == launch.job_processes(
+            n, upn or 0, prog
+        ), job.describe()
         return
     check_scenario("teams.py", order, n, upn, progress=prog)
 
@@ -233,8 +234,7 @@ def test_uncaught_exception_in_thread_aborts(n, upn, prog):
 # progress processes dart_init starts MPI and dart_exit finalizes it (no second init).
 @pytest.mark.parametrize("n,upn", [(2, None)])
 def test_abort_opt_out(n, upn):
-    check_scenario("errors.py", "no_abort", n, upn,
-                   extra_env={"DARTPY_NO_ABORT_ON_EXCEPTION": "1"})
+    check_scenario("errors.py", "no_abort", n, upn, extra_env={"DARTPY_NO_ABORT_ON_EXCEPTION": "1"})
 
 
 @pytest.mark.progress
@@ -242,9 +242,11 @@ def test_info_progress():
     """--info under progress processes: 2 units on two emulated nodes, 4 processes, and
     only unit 0 prints (a progress process never returns from init)."""
     import sys
+
     env = {"DART_UNITS_PER_NODE": "1", "DART_PROGRESS_PER_NODE": "1"}
-    job = run_job([sys.executable, "-m", "dartpy", "--info"], launch.job_processes(2, 1, 1),
-                  env, timeout=60)
+    job = run_job(
+        [sys.executable, "-m", "dartpy", "--info"], launch.job_processes(2, 1, 1), env, timeout=60
+    )
     assert job.returncode == 0, job.describe()
     assert "units: 2\n" in job.stdout, job.stdout
     assert "progress processes: 1 per node (DART_PROGRESS_PER_NODE=1" in job.stdout
@@ -254,6 +256,7 @@ def test_info_progress():
 @pytest.mark.parametrize("n,upn", [(None, None), (3, 1)], ids=["singleton", "n3-upn1"])
 def test_info(n, upn):
     import sys
+
     env = {"DART_UNITS_PER_NODE": str(upn)} if upn else {}
     job = run_job([sys.executable, "-m", "dartpy", "--info"], n, env, timeout=60)
     assert job.returncode == 0, job.describe()

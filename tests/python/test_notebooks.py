@@ -16,9 +16,8 @@ from __future__ import annotations
 import os
 import time
 
-import pytest
-
 import launcher
+import pytest
 
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
@@ -27,13 +26,24 @@ NOTEBOOKS = launcher.HERE.parent.parent / "notebooks"
 
 
 def outputs(nb, kind):
-    return [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-            if o.get("output_type") == kind or kind in o.get("data", {})]
+    return [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == kind or kind in o.get("data", {})
+    ]
 
 
 @pytest.mark.mpi
-@pytest.mark.parametrize("name", ["01-prototype-heat2d.ipynb", "02-heat2d-on-4-units.ipynb",
-                                  "03-from-notebook-to-fortran.ipynb"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "01-prototype-heat2d.ipynb",
+        "02-heat2d-on-4-units.ipynb",
+        "03-from-notebook-to-fortran.ipynb",
+    ],
+)
 def test_notebook_runs(name, monkeypatch):
     # The kernel starts its own MPI (a singleton); nothing of this process's MPI leaks in.
     for k, v in launcher.clean_env().items():
@@ -41,8 +51,9 @@ def test_notebook_runs(name, monkeypatch):
     for k in [k for k in os.environ if k not in launcher.clean_env()]:
         monkeypatch.delenv(k)
     nb = nbformat.read(NOTEBOOKS / name, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
     t0 = time.monotonic()
     client.execute()  # raises CellExecutionError with the traceback on a failing cell
     seconds = time.monotonic() - t0
@@ -56,7 +67,9 @@ def test_notebook_runs(name, monkeypatch):
     elif name.startswith("03"):
         assert "unit 3 of 4: rows 24..47, columns 32..63" in text  # the 2 x 2 grid
         assert "heat2d (Fortran): 4 units (2 x 2)" in text
-        assert "Python on 1 unit == Python on 4 units == Fortran on 4 units, byte for " \
-               "byte: True" in text
+        assert (
+            "Python on 1 unit == Python on 4 units == Fortran on 4 units, byte for "
+            "byte: True" in text
+        )
     else:
         assert "unit 0 of 1" in text and "checksum" in text

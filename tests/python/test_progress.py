@@ -24,9 +24,9 @@ import sys
 import time
 import uuid
 
+import launcher
 import pytest
 
-import launcher
 from dartpy import launch
 
 pytestmark = [pytest.mark.mpi]
@@ -65,8 +65,9 @@ def built(path):
 # ---- a progress process never returns from init -------------------------------------------
 @pytest.mark.parametrize("units,upn", SHAPES, ids=ids(SHAPES))
 def test_python_progress_process_never_returns(units, upn):
-    job = launcher.scenario("progress.py", "never_returns", procs(units, upn), upn, PROGRESS,
-                            args=[str(units)])
+    job = launcher.scenario(
+        "progress.py", "never_returns", procs(units, upn), upn, PROGRESS, args=[str(units)]
+    )
     assert job.returncode == 0, job.describe()
     returned = re.findall(r"^RETURNED unit (\d+)/(\d+) ", job.stdout, re.M)
     assert sorted(int(u) for u, _ in returned) == list(range(units)), job.describe()
@@ -94,11 +95,13 @@ def test_refused_after_mpi4py_initialized_mpi():
 
 
 def test_refused_in_a_singleton_run():
-    job = launcher.run_job([sys.executable, str(launcher.SCENARIOS / "progress.py"),
-                            "refuse_singleton"], None)
+    job = launcher.run_job(
+        [sys.executable, str(launcher.SCENARIOS / "progress.py"), "refuse_singleton"], None
+    )
     assert job.returncode == 0, job.describe()
-    assert "REFUSED singleton" in job.stdout and "PASS refuse_singleton" in job.stdout, \
+    assert "REFUSED singleton" in job.stdout and "PASS refuse_singleton" in job.stdout, (
         job.describe()
+    )
 
 
 # ---- the abort path -------------------------------------------------------------------------
@@ -150,8 +153,10 @@ def test_abort_ends_units_and_progress_processes(mode, units, upn):
 @pytest.mark.parametrize("units,upn", [(2, 1)], ids=ids([(2, 1)]))
 def test_python_exception_ends_units_and_progress_processes(units, upn):
     tag = f"dart-progress-abort-{uuid.uuid4().hex}"
-    job = launcher.scenario("errors.py", "abort", procs(units, upn), upn, PROGRESS, timeout=90,
-                            args=[tag])
+    job = launcher.scenario(
+        "errors.py", "abort", procs(units, upn), upn, PROGRESS, timeout=90, args=[tag]
+    )
     _check_nothing_left(job, tag)
-    assert f"dartpy: uncaught RuntimeError on unit {units - 1} of {units}" in job.stderr, \
+    assert f"dartpy: uncaught RuntimeError on unit {units - 1} of {units}" in job.stderr, (
         job.describe()
+    )

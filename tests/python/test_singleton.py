@@ -17,17 +17,39 @@ import pytest
 
 import dartpy as dart
 
-ALL_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
-              np.int64, np.uint64, np.longlong, np.ulonglong, np.float16, np.float32,
-              np.float64, np.longdouble, np.complex64, np.complex128, np.clongdouble]
+ALL_DTYPES = [
+    np.bool_,
+    np.int8,
+    np.uint8,
+    np.int16,
+    np.uint16,
+    np.int32,
+    np.uint32,
+    np.int64,
+    np.uint64,
+    np.longlong,
+    np.ulonglong,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.longdouble,
+    np.complex64,
+    np.complex128,
+    np.clongdouble,
+]
 
 
 def test_calls_before_init_raise_notinit():
     assert not dart.initialized()
-    for call in (dart.myid, dart.size, dart.barrier, lambda: dart.Group(),
-                 lambda: dart.team_memalloc_aligned(dart.TEAM_ALL, 1, np.int8),
-                 lambda: dart.get_blocking(np.zeros(1), dart.Gptr(0, 1, 0, dtype=float)),
-                 dart.exit):
+    for call in (
+        dart.myid,
+        dart.size,
+        dart.barrier,
+        lambda: dart.Group(),
+        lambda: dart.team_memalloc_aligned(dart.TEAM_ALL, 1, np.int8),
+        lambda: dart.get_blocking(np.zeros(1), dart.Gptr(0, 1, 0, dtype=float)),
+        dart.exit,
+    ):
         with pytest.raises(dart.DartError) as e:
             call()
         assert e.value.code == dart.ERR_NOTINIT
@@ -188,12 +210,16 @@ def test_remote_strided_layout(d):
     a.free()
 
 
-@pytest.mark.parametrize("arr", [
-    np.zeros((4, 4)).T,                          # transposed
-    np.asfortranarray(np.zeros((3, 4))),          # Fortran order
-    np.zeros(8)[::-1],                           # reversed
-    np.broadcast_to(np.zeros(1), (4,)),          # zero stride
-], ids=["transposed", "fortran", "reversed", "broadcast"])
+@pytest.mark.parametrize(
+    "arr",
+    [
+        np.zeros((4, 4)).T,  # transposed
+        np.asfortranarray(np.zeros((3, 4))),  # Fortran order
+        np.zeros(8)[::-1],  # reversed
+        np.broadcast_to(np.zeros(1), (4,)),  # zero stride
+    ],
+    ids=["transposed", "fortran", "reversed", "broadcast"],
+)
 def test_layouts_without_index_order_are_rejected(d, arr):
     g = d.team_memalloc_aligned(d.TEAM_ALL, 16, np.float64)
     with pytest.raises(ValueError, match="'array'.*ascontiguousarray"):
@@ -510,6 +536,7 @@ def test_excepthook_install_and_opt_out(monkeypatch, capsys):
 def test_team_comm_in_singleton(d):
     mpi4py = pytest.importorskip("mpi4py")
     from mpi4py import MPI
+
     c = d.TEAM_ALL.comm
     assert isinstance(c, MPI.Comm) and c.Get_size() == 1
     assert c.allreduce(5) == 5

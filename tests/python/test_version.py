@@ -11,10 +11,10 @@ import subprocess
 from importlib import metadata
 from pathlib import Path
 
+import launcher
 import pytest
 
 import dartpy
-import launcher
 
 REPO = launcher.HERE.parent.parent
 
@@ -48,8 +48,9 @@ def test_installed_files_report_the_version():
     if not config.exists():
         pytest.skip(f"no installation at {prefix} (scripts/setup.sh installs one)")
     v = the_version()
-    got = subprocess.run([str(config), "--version"], stdout=subprocess.PIPE, text=True,
-                         check=True, timeout=30).stdout.strip()
+    got = subprocess.run(
+        [str(config), "--version"], stdout=subprocess.PIPE, text=True, check=True, timeout=30
+    ).stdout.strip()
     assert got == v
     pc = (prefix / "lib" / "pkgconfig" / "dart-mpi.pc").read_text()
     assert re.search(rf"^Version: {re.escape(v)}$", pc, re.M), pc

@@ -38,16 +38,29 @@ def _records():
             out.append((suite, "fail", f"{path.name} records no test"))
         for tc in cases:
             cls, name = tc.get("classname", ""), tc.get("name", "?")
-            ident = f"{suite}::{name}" if suite.startswith("ctest") or not cls else \
-                f"{suite}::{cls}::{name}"
+            ident = (
+                f"{suite}::{name}"
+                if suite.startswith("ctest") or not cls
+                else f"{suite}::{cls}::{name}"
+            )
             bad = tc.find("failure") if tc.find("failure") is not None else tc.find("error")
             if bad is not None or tc.get("status") in ("fail", "notrun"):
-                msg = (bad.get("message", "") if bad is not None else "") or \
-                    f"status {tc.get('status')}"
+                msg = (
+                    bad.get("message", "") if bad is not None else ""
+                ) or f"status {tc.get('status')}"
                 out.append((ident, "fail", msg))
             elif tc.find("skipped") is not None or tc.get("status") == "disabled":
-                out.append((ident, "skip", (tc.find("skipped").get("message", "")
-                                            if tc.find("skipped") is not None else "disabled")))
+                out.append(
+                    (
+                        ident,
+                        "skip",
+                        (
+                            tc.find("skipped").get("message", "")
+                            if tc.find("skipped") is not None
+                            else "disabled"
+                        ),
+                    )
+                )
             else:
                 out.append((ident, "pass", ""))
     return out
@@ -56,8 +69,9 @@ def _records():
 RECORDS = _records()
 
 
-@pytest.mark.parametrize("status,message", [(s, m) for _, s, m in RECORDS],
-                         ids=[i for i, _, _ in RECORDS])
+@pytest.mark.parametrize(
+    "status,message", [(s, m) for _, s, m in RECORDS], ids=[i for i, _, _ in RECORDS]
+)
 def test_recorded(status, message):
     if status == "fail":
         pytest.fail(message or "failed", pytrace=False)

@@ -35,7 +35,7 @@ dart_ret_t build_local(dart_array_struct *a, const dart_array_spec_t &spec, cons
     for (int d = 0; d < dc.ndim; ++d) total += (size_t)dc.procs[d];
     a->blocks.assign(spec.blocks, spec.blocks + total);
   }
-  a->spec.blocks = nullptr;  // a->blocks holds them
+  a->spec.blocks = nullptr;                   // a->blocks holds them
   for (int d = dc.ndim; d < kMaxDims; ++d) {  // nothing beyond ndim
     a->spec.shape[d] = 0;
     a->spec.procs[d] = a->spec.halo_lo[d] = a->spec.halo_hi[d] = a->spec.boundary[d] = 0;
@@ -76,7 +76,8 @@ dart_ret_t check_region(const dart_array_struct *a, const int64_t *lo, const int
     if (lo[d] < 0 || lo[d] > hi[d] || hi[d] > a->dc.shape[d])
       return fail(DART_ERR_INVAL, fn,
                   "region [%" PRId64 ", %" PRId64 ") of dimension %d is not inside [0, %" PRId64
-                  ") with lo <= hi", lo[d], hi[d], d, a->dc.shape[d]);
+                  ") with lo <= hi",
+                  lo[d], hi[d], d, a->dc.shape[d]);
     (*l)[d] = lo[d];
     (*h)[d] = hi[d];
     ext[d] = hi[d] - lo[d];
@@ -106,8 +107,9 @@ dart_ret_t whole(dart_array_struct *a, void *buf, int32_t root, bool put, const 
                  a->dc.nunits - 1);
   else if (root == a->myid && buf == nullptr)
     local = fail(DART_ERR_INVAL, fn, "buf is NULL on the root");
-  DART_TRY(agree(a->team, local, (uint64_t)(uint32_t)root,
-                 [&] { return "root " + std::to_string(root); }, fn));
+  DART_TRY(agree(
+      a->team, local, (uint64_t)(uint32_t)root, [&] { return "root " + std::to_string(root); },
+      fn));
   DART_ARRAY_TRY(dart_barrier(a->team), fn);  // every interior as of every unit's call
   dart_ret_t rc = DART_OK;
   if (a->myid == root) {
@@ -161,7 +163,8 @@ dart_ret_t array_create(const dart_array_spec_t *spec, dart_array_t *array, cons
   std::unique_ptr<dart_array_struct> a(new dart_array_struct());
   const dart_ret_t local = build_local(a.get(), *spec, fn);
   const uint64_t key = local == DART_OK ? spec_hash(*spec) : 0;
-  if (dart_ret_t rc = agree(spec->team, local, key, [&] { return spec_describe(*spec); }, fn);
+  if (dart_ret_t rc = agree(
+          spec->team, local, key, [&] { return spec_describe(*spec); }, fn);
       rc != DART_OK) {
     discard(a.get());
     return rc;
@@ -174,7 +177,7 @@ dart_ret_t array_create(const dart_array_spec_t *spec, dart_array_t *array, cons
     return rc;
   }
   if (dart_ret_t rc = dart_team_memalloc_aligned(a->team, exchange_flag_bytes(a->dc.ndim),
-                                                  DART_TYPE_BYTE, &a->flags);
+                                                 DART_TYPE_BYTE, &a->flags);
       rc != DART_OK) {
     rc = rethrow(rc, fn);
     dart_team_memfree(a->mem);
@@ -231,8 +234,8 @@ dart_ret_t dart_array_dims_create(int32_t nunits, int32_t ndim, int32_t *procs) 
   const char *fn = "dart_array_dims_create";
   if (procs == nullptr) return fail(DART_ERR_INVAL, fn, "procs is NULL");
   if (ndim < 1 || ndim > kMaxDims)
-    return fail(DART_ERR_INVAL, fn, "ndim %d is out of range: 1 to DART_ARRAY_MAX_DIMS (%d)",
-                ndim, kMaxDims);
+    return fail(DART_ERR_INVAL, fn, "ndim %d is out of range: 1 to DART_ARRAY_MAX_DIMS (%d)", ndim,
+                kMaxDims);
   if (nunits < 1) return fail(DART_ERR_INVAL, fn, "nunits %d must be at least 1", nunits);
   Dims p{};
   for (int d = 0; d < ndim; ++d) {
@@ -242,8 +245,7 @@ dart_ret_t dart_array_dims_create(int32_t nunits, int32_t ndim, int32_t *procs) 
     p[d] = procs[d];
   }
   if (!choose_grid(ndim, nunits, &p))
-    return fail(DART_ERR_INVAL, fn, "the given entries of procs do not divide %d units",
-                nunits);
+    return fail(DART_ERR_INVAL, fn, "the given entries of procs do not divide %d units", nunits);
   for (int d = 0; d < ndim; ++d) procs[d] = p[d];
   return DART_OK;
 }
@@ -353,8 +355,9 @@ dart_ret_t dart_array_owner(dart_array_t a, const int64_t *index, int32_t *unit)
   Dims c{};
   for (int d = 0; d < a->dc.ndim; ++d) {
     if (index[d] < 0 || index[d] >= a->dc.shape[d])
-      return fail(DART_ERR_INVAL, fn, "index %" PRId64 " of dimension %d is outside [0, %" PRId64 ")",
-                  index[d], d, a->dc.shape[d]);
+      return fail(DART_ERR_INVAL, fn,
+                  "index %" PRId64 " of dimension %d is outside [0, %" PRId64 ")", index[d], d,
+                  a->dc.shape[d]);
     c[d] = a->dc.coord_of_index(d, index[d]);
   }
   *unit = a->dc.unit_at(c);

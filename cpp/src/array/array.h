@@ -92,14 +92,14 @@ int64_t box_offset(int ndim, const Index &at, const Index &block);
 
 // One ghost region of the exchange, seen from one of its two ends.
 struct Region {
-  int dir = 0;       // index of the receiver's direction (see exchange.cc), 0..3^ndim-1
-  int peer = 0;      // the team unit at the other end
+  int dir = 0;             // index of the receiver's direction (see exchange.cc), 0..3^ndim-1
+  int peer = 0;            // the team unit at the other end
   int64_t local_off = 0;   // point offset of this end's box in this unit's block
   int64_t remote_off = 0;  // point offset of the peer's box in the peer's block
   dart_datatype_t local_type = DART_TYPE_UNDEFINED, remote_type = DART_TYPE_UNDEFINED;
   size_t nelem = 0;
-  dart_gptr_t remote{};    // the peer's box (after allocation)
-  dart_gptr_t peer_flag[2]{};  // the peer's flags for this region (kinds 0, 1; exchange.cc)
+  dart_gptr_t remote{};           // the peer's box (after allocation)
+  dart_gptr_t peer_flag[2]{};     // the peer's flags for this region (kinds 0, 1; exchange.cc)
   const uint64_t *own_flag[2]{};  // this unit's flags for this region
 };
 
@@ -113,19 +113,19 @@ struct dart_array_struct {
   dart::array::Decomp dc;
   dart_datatype_t dtype = DART_TYPE_UNDEFINED;
   int components = 1;
-  size_t elem_size = 0;         // bytes of one element of dtype
-  size_t point_size = 0;        // bytes of one point
+  size_t elem_size = 0;   // bytes of one element of dtype
+  size_t point_size = 0;  // bytes of one point
   dart_team_t team = DART_TEAM_NULL;
   int myid = 0;
   dart::array::Dims coords{};
   dart::array::Index lo{}, hi{}, local_shape{};
   int exchange = DART_ARRAY_EXCHANGE_GET;
-  dart_gptr_t mem = DART_GPTR_NULL;       // unit 0's block
-  dart_gptr_t flags = DART_GPTR_NULL;     // unit 0's flag block (exchange.cc)
-  uint64_t *own_flags = nullptr;          // this unit's flag block
-  uint64_t epoch = 0;                     // updates begun; the value the signals write
+  dart_gptr_t mem = DART_GPTR_NULL;    // unit 0's block
+  dart_gptr_t flags = DART_GPTR_NULL;  // unit 0's flag block (exchange.cc)
+  uint64_t *own_flags = nullptr;       // this unit's flag block
+  uint64_t epoch = 0;                  // updates begun; the value the signals write
   void *local = nullptr;
-  size_t block_bytes = 0;                 // bytes of this unit's block (ghosts included)
+  size_t block_bytes = 0;  // bytes of this unit's block (ghosts included)
 
   // The exchange: the regions this unit fills (its ghosts) and serves (its interior).
   std::vector<dart::array::Region> recv, send;
@@ -175,11 +175,11 @@ dart_ret_t agree(dart_team_t team, dart_ret_t local, uint64_t key,
 // A DART call's failure as the failure of an array call `fn`: the detail message becomes
 // "fn: <the call's detail>"; returns rc.
 dart_ret_t rethrow(dart_ret_t rc, const char *fn);
-#define DART_ARRAY_TRY(expr, fn)                                 \
-  do {                                                           \
-    dart_ret_t dart_array_rc_ = (expr);                          \
-    if (DART_UNLIKELY(dart_array_rc_ != DART_OK))                \
-      return ::dart::array::rethrow(dart_array_rc_, (fn));       \
+#define DART_ARRAY_TRY(expr, fn)                           \
+  do {                                                     \
+    dart_ret_t dart_array_rc_ = (expr);                    \
+    if (DART_UNLIKELY(dart_array_rc_ != DART_OK))          \
+      return ::dart::array::rethrow(dart_array_rc_, (fn)); \
   } while (0)
 
 }  // namespace array

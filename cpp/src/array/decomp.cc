@@ -14,24 +14,20 @@ namespace array {
 size_t basic_type_size(dart_datatype_t t) {
   switch (t) {
 #define DART_X_ARRAY_SIZE_(name, ctype, ...) \
-  case DART_TYPE_##name:                     \
-    return sizeof(ctype);
+  case DART_TYPE_##name: return sizeof(ctype);
     DART_BASIC_TYPE_LIST(DART_X_ARRAY_SIZE_)
 #undef DART_X_ARRAY_SIZE_
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
 std::string basic_type_name(dart_datatype_t t) {
   switch (t) {
 #define DART_X_ARRAY_NAME_(name, ...) \
-  case DART_TYPE_##name:              \
-    return "DART_TYPE_" #name;
+  case DART_TYPE_##name: return "DART_TYPE_" #name;
     DART_BASIC_TYPE_LIST(DART_X_ARRAY_NAME_)
 #undef DART_X_ARRAY_NAME_
-    default:
-      return "type " + std::to_string((long long)t);
+    default: return "type " + std::to_string((long long)t);
   }
 }
 
@@ -152,8 +148,8 @@ dart_ret_t decomp_build(const dart_array_spec_t &spec, const char *fn, Decomp *o
       return fail(DART_ERR_INVAL, fn, "procs[%d] = %d must be positive (or 0: chosen)", d,
                   spec.procs[d]);
     if (spec.halo_lo[d] < 0 || spec.halo_hi[d] < 0)
-      return fail(DART_ERR_INVAL, fn, "halo widths of dimension %d (lo %d, hi %d) must be >= 0",
-                  d, spec.halo_lo[d], spec.halo_hi[d]);
+      return fail(DART_ERR_INVAL, fn, "halo widths of dimension %d (lo %d, hi %d) must be >= 0", d,
+                  spec.halo_lo[d], spec.halo_hi[d]);
     if (spec.boundary[d] != DART_ARRAY_BOUNDARY_NONE &&
         spec.boundary[d] != DART_ARRAY_BOUNDARY_PERIODIC)
       return fail(DART_ERR_INVAL, fn,
@@ -170,8 +166,8 @@ dart_ret_t decomp_build(const dart_array_spec_t &spec, const char *fn, Decomp *o
                 spec.stencil);
   if (spec.exchange != DART_ARRAY_EXCHANGE_AUTO && spec.exchange != DART_ARRAY_EXCHANGE_GET &&
       spec.exchange != DART_ARRAY_EXCHANGE_NOTIFY)
-    return fail(DART_ERR_INVAL, fn,
-                "exchange %d is not DART_ARRAY_EXCHANGE_AUTO, _GET or _NOTIFY", spec.exchange);
+    return fail(DART_ERR_INVAL, fn, "exchange %d is not DART_ARRAY_EXCHANGE_AUTO, _GET or _NOTIFY",
+                spec.exchange);
   if (spec.blocks != nullptr)
     for (int d = 0; d < nd; ++d)
       if (spec.procs[d] == 0)
@@ -187,7 +183,8 @@ dart_ret_t decomp_build(const dart_array_spec_t &spec, const char *fn, Decomp *o
   for (int d = 0; d < nd; ++d)
     if (dc.shape[d] < dc.procs[d])
       return fail(DART_ERR_INVAL, fn,
-                  "dimension %d has %" PRId64 " points but %d processes (procs %s): every block "
+                  "dimension %d has %" PRId64
+                  " points but %d processes (procs %s): every block "
                   "needs at least one point; pass procs to choose another grid",
                   d, dc.shape[d], dc.procs[d], list(nd, dc.procs.data()).c_str());
 
@@ -201,8 +198,10 @@ dart_ret_t decomp_build(const dart_array_spec_t &spec, const char *fn, Decomp *o
       for (int c = 0; c < p; ++c) {
         if (given[c] < 1)
           return fail(DART_ERR_INVAL, fn,
-                      "blocks of dimension %d: extent %" PRId64 " of grid coordinate %d must be "
-                      "at least 1", d, given[c], c);
+                      "blocks of dimension %d: extent %" PRId64
+                      " of grid coordinate %d must be "
+                      "at least 1",
+                      d, given[c], c);
         s[(size_t)c + 1] = s[(size_t)c] + given[c];
       }
       if (s[(size_t)p] != dc.shape[d])
@@ -228,7 +227,8 @@ dart_ret_t decomp_build(const dart_array_spec_t &spec, const char *fn, Decomp *o
         if (f < 0 || dc.extent(d, f) >= w) continue;
         return fail(DART_ERR_INVAL, fn,
                     "halo_%s[%d] = %d is wider than the block of grid coordinate %d in "
-                    "dimension %d (%" PRId64 " points), which fills the %s ghosts of grid "
+                    "dimension %d (%" PRId64
+                    " points), which fills the %s ghosts of grid "
                     "coordinate %d%s",
                     side == 0 ? "lo" : "hi", d, w, f, d, dc.extent(d, f),
                     side == 0 ? "lower" : "upper", c,
@@ -284,7 +284,8 @@ std::string spec_describe(const dart_array_spec_t &spec) {
     s += (d ? ", " : "") + (b == 0 || b == 1 ? std::string(boundary[b]) : std::to_string(b));
   }
   s += "], stencil ";
-  s += spec.stencil == 0 || spec.stencil == 1 ? stencil[spec.stencil] : std::to_string(spec.stencil);
+  s += spec.stencil == 0 || spec.stencil == 1 ? stencil[spec.stencil]
+                                              : std::to_string(spec.stencil);
   s += ", exchange ";
   s += spec.exchange >= 0 && spec.exchange <= 2 ? exchange[spec.exchange]
                                                 : std::to_string(spec.exchange);

@@ -185,8 +185,7 @@ void wait_flag(const dart_array_struct *a, const uint64_t *flag) {
 dart_ret_t signal(dart_array_struct *a, const dart_gptr_t &flag, const char *fn) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   dart_handle_t h = DART_HANDLE_NULL;
-  DART_ARRAY_TRY(dart_put_handle(flag, &a->epoch, 1, DART_TYPE_ULONGLONG, DART_TYPE_ULONGLONG,
-                                 &h),
+  DART_ARRAY_TRY(dart_put_handle(flag, &a->epoch, 1, DART_TYPE_ULONGLONG, DART_TYPE_ULONGLONG, &h),
                  fn);
   if (h != DART_HANDLE_NULL) a->signals.push_back(h);
   return DART_OK;
@@ -211,8 +210,7 @@ dart_ret_t start(dart_array_struct *a, std::vector<Region> &side, size_t k, cons
   if (&side == &a->recv)
     DART_ARRAY_TRY(dart_get_handle(local, r.remote, r.nelem, r.remote_type, r.local_type, &h), fn);
   else
-    DART_ARRAY_TRY(dart_put_handle(r.remote, local, r.nelem, r.local_type, r.remote_type, &h),
-                   fn);
+    DART_ARRAY_TRY(dart_put_handle(r.remote, local, r.nelem, r.local_type, r.remote_type, &h), fn);
   a->handles[k] = h;
   a->started[k] = 1;
   return DART_OK;

@@ -34,8 +34,8 @@ namespace dart {
 namespace array {
 namespace {
 
-constexpr size_t kAlign = 64;          // ARRAY_ALIGN of numpy/lib/format.py
-constexpr size_t kGrowthDigits = 21;   // GROWTH_AXIS_MAX_DIGITS
+constexpr size_t kAlign = 64;           // ARRAY_ALIGN of numpy/lib/format.py
+constexpr size_t kGrowthDigits = 21;    // GROWTH_AXIS_MAX_DIGITS
 constexpr char kMagic[] = "\x93NUMPY";  // 6 bytes
 
 bool little_endian() {
@@ -79,8 +79,10 @@ bool type_of(const std::string &descr, dart_datatype_t *t, int *components) {
 std::string npy_header(const std::string &descr, int ndim, const int64_t *shape) {
   std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (";
   for (int d = 0; d < ndim; ++d) dict += std::to_string((long long)shape[d]) + ", ";
-  if (ndim > 1) dict.resize(dict.size() - 2);  // "(13, 11)", but "(13,)"
-  else if (ndim == 1) dict.resize(dict.size() - 1);
+  if (ndim > 1)
+    dict.resize(dict.size() - 2);  // "(13, 11)", but "(13,)"
+  else if (ndim == 1)
+    dict.resize(dict.size() - 1);
   dict += "), }";
   const size_t first = std::to_string((long long)shape[0]).size();
   if (first < kGrowthDigits) dict.append(kGrowthDigits - first, ' ');
@@ -104,17 +106,18 @@ std::string npy_header(const std::string &descr, int ndim, const int64_t *shape)
 
 // A parsed header (every unit gets unit 0's through one broadcast).
 struct Head {
-  int32_t code;       // DART_OK or the refusal
+  int32_t code;  // DART_OK or the refusal
   int32_t ndim;
   int32_t components;
   int32_t pad_;
   int64_t shape[kMaxDims];
-  int64_t offset;     // where the data starts
+  int64_t offset;  // where the data starts
   int64_t dtype;
-  char text[800];     // the reason of a refusal
+  char text[800];  // the reason of a refusal
 };
 
-dart_ret_t refuse(Head *h, dart_ret_t code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+dart_ret_t refuse(Head *h, dart_ret_t code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 dart_ret_t refuse(Head *h, dart_ret_t code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -151,15 +154,14 @@ dart_ret_t read_head(const char *path, Head *h) {
   } else if (got < 10 || std::memcmp(pre, kMagic, 6) != 0) {
     rc = refuse(h, DART_ERR_INVAL, "'%s' is not a .npy file (no NumPy magic string)", path);
   } else if (pre[6] < 1 || pre[6] > 3) {
-    rc = refuse(h, DART_ERR_INVAL, "'%s' has .npy format version %d.%d, not 1.0, 2.0 or 3.0",
-                path, pre[6], pre[7]);
+    rc = refuse(h, DART_ERR_INVAL, "'%s' has .npy format version %d.%d, not 1.0, 2.0 or 3.0", path,
+                pre[6], pre[7]);
   } else {
     const size_t prefix = pre[6] == 1 ? 10 : 12;
     size_t hlen = 0;
     for (size_t k = 8; k < prefix; ++k) hlen |= (size_t)pre[k] << (8 * (k - 8));
     dict.resize(hlen);
-    if ((size_t)got < prefix ||
-        pread(fd, &dict[0], hlen, (off_t)prefix) != (ssize_t)hlen)
+    if ((size_t)got < prefix || pread(fd, &dict[0], hlen, (off_t)prefix) != (ssize_t)hlen)
       rc = refuse(h, DART_ERR_INVAL, "'%s' is truncated: its .npy header ends early", path);
     h->offset = (int64_t)(prefix + hlen);
   }
@@ -171,13 +173,15 @@ dart_ret_t read_head(const char *path, Head *h) {
   if (!d || !f || !s || *d != '\'' || *s != '(')
     return refuse(h, DART_ERR_INVAL,
                   "'%s': the .npy header is not one DART reads (a simple dtype, fortran_order "
-                  "and a shape): %.200s", path, dict.c_str());
+                  "and a shape): %.200s",
+                  path, dict.c_str());
   const char *end = std::strchr(d + 1, '\'');
   const std::string descr = end ? std::string(d + 1, end) : "";
   if (std::strncmp(f, "True", 4) == 0)
     return refuse(h, DART_ERR_INVAL,
                   "'%s' holds Fortran-ordered data (fortran_order: True); DART reads C order "
-                  "(save np.ascontiguousarray(x), or the transposed array)", path);
+                  "(save np.ascontiguousarray(x), or the transposed array)",
+                  path);
   if (std::strncmp(f, "False", 5) != 0)
     return refuse(h, DART_ERR_INVAL, "'%s': fortran_order is neither True nor False", path);
   dart_datatype_t t = DART_TYPE_UNDEFINED;
@@ -186,7 +190,8 @@ dart_ret_t read_head(const char *path, Head *h) {
     return refuse(h, DART_ERR_INVAL,
                   "'%s' holds dtype '%s', which a DART array cannot hold (little-endian "
                   "integers of 1 (signed), 2, 4, 8 bytes, floats of 4, 8, 16 bytes, complex of "
-                  "8, 16, 32 bytes)", path, descr.c_str());
+                  "8, 16, 32 bytes)",
+                  path, descr.c_str());
   int nd = 0;
   int64_t shape[kMaxDims + 1];
   for (const char *p = s + 1; *p != ')';) {
@@ -202,13 +207,15 @@ dart_ret_t read_head(const char *path, Head *h) {
     p = next;
   }
   if (nd < 1 || nd > kMaxDims)
-    return refuse(h, DART_ERR_INVAL, "'%s' holds a %d-dimensional array; DART arrays have 1 to "
-                  "DART_ARRAY_MAX_DIMS (%d) dimensions", path, nd, kMaxDims);
+    return refuse(h, DART_ERR_INVAL,
+                  "'%s' holds a %d-dimensional array; DART arrays have 1 to "
+                  "DART_ARRAY_MAX_DIMS (%d) dimensions",
+                  path, nd, kMaxDims);
   unsigned __int128 bytes = basic_type_size(t) * (size_t)comps;
   for (int k = 0; k < nd; ++k) {
     if (shape[k] == 0)
-      return refuse(h, DART_ERR_INVAL, "'%s' holds an empty array (extent 0 in dimension %d)",
-                    path, k);
+      return refuse(h, DART_ERR_INVAL, "'%s' holds an empty array (extent 0 in dimension %d)", path,
+                    k);
     bytes *= (unsigned __int128)shape[k];
   }
   if ((unsigned __int128)st.st_size < (unsigned __int128)h->offset + bytes)
@@ -229,8 +236,11 @@ MPI_Datatype box_bytes(int nd, const Index &sizes, const Index &sub, const Index
   int sz[kMaxDims + 1], su[kMaxDims + 1], st[kMaxDims + 1];
   for (int d = 0; d < nd; ++d) {
     if (sizes[d] > INT_MAX) {
-      *rc = fail(DART_ERR_INVAL, fn, "extent %" PRId64 " of dimension %d is beyond MPI-IO's "
-                 "int", sizes[d], d);
+      *rc = fail(DART_ERR_INVAL, fn,
+                 "extent %" PRId64
+                 " of dimension %d is beyond MPI-IO's "
+                 "int",
+                 sizes[d], d);
       return MPI_DATATYPE_NULL;
     }
     sz[d] = (int)sizes[d];
@@ -272,8 +282,8 @@ dart_ret_t transfer_all(dart_array_struct *a, MPI_File fh, int64_t offset, bool 
   MPI_Datatype mem_t = box_bytes(nd, a->local_shape, ext, halo, a->point_size, fn, &rc);
   const bool ok = rc == DART_OK;
   // A unit without types takes part with an empty view and count 0.
-  int mrc = MPI_File_set_view(fh, (MPI_Offset)offset, MPI_BYTE, ok ? file_t : MPI_BYTE,
-                              "native", MPI_INFO_NULL);
+  int mrc = MPI_File_set_view(fh, (MPI_Offset)offset, MPI_BYTE, ok ? file_t : MPI_BYTE, "native",
+                              MPI_INFO_NULL);
   if (mrc != MPI_SUCCESS && rc == DART_OK) rc = mpi_fail(mrc, fn, "MPI_File_set_view");
   MPI_Status status;
   const int count = ok && mrc == MPI_SUCCESS ? 1 : 0;
@@ -291,8 +301,9 @@ dart_ret_t transfer_all(dart_array_struct *a, MPI_File fh, int64_t offset, bool 
       rc = fail(DART_ERR_OTHER, fn, "%s '%s': MPI-IO %s %lld of this unit's %lld bytes%s",
                 write ? "cannot save to" : "cannot load", path, write ? "wrote" : "read",
                 (long long)moved, (long long)want,
-                write ? "" : " (the file is shorter than its header says: truncated while "
-                             "it was read?)");
+                write ? ""
+                      : " (the file is shorter than its header says: truncated while "
+                        "it was read?)");
   }
   if (write && rc == DART_OK && detail::fault_armed_fires(detail::FaultSite::FileWrite))
     rc = detail::fault_fail(detail::FaultSite::FileWrite, fn, "MPI_File_write_all");
@@ -329,8 +340,7 @@ std::string temporary_name(const std::string &path) {
 
 // The failure `rc` of this unit again, its message led by "<lead> '<path>': " unless it
 // names the path already (an MPI-IO error names neither).
-dart_ret_t naming_path(dart_ret_t rc, const char *lead, const std::string &path,
-                       const char *fn) {
+dart_ret_t naming_path(dart_ret_t rc, const char *lead, const std::string &path, const char *fn) {
   if (rc == DART_OK) return rc;
   std::string text = dart_error_detail();
   const std::string own = std::string(fn) + ": ";
@@ -345,12 +355,13 @@ dart_ret_t naming_path(dart_ret_t rc, const char *lead, const std::string &path,
 // limit, issue 34); the file itself tells. A short file's cause comes from the file
 // system: one byte written at the file's last offset fails with its errno (EFBIG,
 // ENOSPC, EDQUOT) and is harmless, the file being removed.
-dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes,
-                         const char *fn) {
+dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes, const char *fn) {
   const int fd = open(tmp, O_RDWR);
   if (fd < 0)
-    return fail(DART_ERR_OTHER, fn, "cannot save to '%s': the written file '%s' cannot be "
-                "opened again: %s", path.c_str(), tmp, std::strerror(errno));
+    return fail(DART_ERR_OTHER, fn,
+                "cannot save to '%s': the written file '%s' cannot be "
+                "opened again: %s",
+                path.c_str(), tmp, std::strerror(errno));
   dart_ret_t rc = DART_OK;
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -360,13 +371,16 @@ dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes
     const char zero = 0;
     errno = 0;
     const bool refused = st.st_size < bytes && pwrite(fd, &zero, 1, (off_t)(bytes - 1)) < 0;
-    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': the file system took %lld of its %lld "
-              "bytes (%s); the file at '%s' is as it was", path.c_str(), (long long)st.st_size,
-              (long long)bytes,
+    rc = fail(DART_ERR_OTHER, fn,
+              "cannot save to '%s': the file system took %lld of its %lld "
+              "bytes (%s); the file at '%s' is as it was",
+              path.c_str(), (long long)st.st_size, (long long)bytes,
               refused ? std::strerror(errno) : "no error from the MPI-IO library", path.c_str());
   } else if (fsync(fd) != 0) {
-    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': fsync: %s; the file at '%s' is as it "
-              "was", path.c_str(), std::strerror(errno), path.c_str());
+    rc = fail(DART_ERR_OTHER, fn,
+              "cannot save to '%s': fsync: %s; the file at '%s' is as it "
+              "was",
+              path.c_str(), std::strerror(errno), path.c_str());
   }
   if (close(fd) != 0 && rc == DART_OK)
     rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': close: %s", path.c_str(),
@@ -408,7 +422,8 @@ dart_ret_t dart_array_save(dart_array_t a, const char *path) {
   else if (descr.empty())
     local = fail(DART_ERR_INVAL, fn,
                  "a .npy file cannot hold points of %d x %s (one basic type, or two floating "
-                 "ones: complex)", a->components, basic_type_name(a->dtype).c_str());
+                 "ones: complex)",
+                 a->components, basic_type_name(a->dtype).c_str());
   else if (!little_endian())
     local = fail(DART_ERR_INVAL, fn, "the .npy data is written little-endian; this host is not");
   const std::string p = local == DART_OK ? path : "";
@@ -424,11 +439,13 @@ dart_ret_t dart_array_save(dart_array_t a, const char *path) {
   MPI_File fh = MPI_FILE_NULL;
   int mrc = MPI_File_open(comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_EXCL,
                           MPI_INFO_NULL, &fh);
-  local = mrc == MPI_SUCCESS ? DART_OK : naming_path(mpi_fail(mrc, fn, "MPI_File_open"),
-                                                      "cannot save to", p, fn);
+  local = mrc == MPI_SUCCESS
+              ? DART_OK
+              : naming_path(mpi_fail(mrc, fn, "MPI_File_open"), "cannot save to", p, fn);
   // MPI_File_open is collective and reports one outcome; agree anyway (a unit without
   // the file must not be left in a collective of the others').
-  if (dart_ret_t rc = agree(a->team, local, 0, [] { return std::string(); }, fn, true);
+  if (dart_ret_t rc = agree(
+          a->team, local, 0, [] { return std::string(); }, fn, true);
       rc != DART_OK) {
     if (fh != MPI_FILE_NULL) MPI_File_close(&fh);
     if (a->myid == 0) unlink(tmp);
@@ -444,8 +461,10 @@ dart_ret_t dart_array_save(dart_array_t a, const char *path) {
     if (mrc != MPI_SUCCESS)
       local = mpi_fail(mrc, fn, "MPI_File_write_at");
     else if (MPI_Get_count(&st, MPI_BYTE, &wrote) != MPI_SUCCESS || wrote != (int)head.size())
-      local = fail(DART_ERR_OTHER, fn, "cannot save to '%s': MPI-IO wrote %d of the header's "
-                   "%zu bytes", p.c_str(), wrote, head.size());
+      local = fail(DART_ERR_OTHER, fn,
+                   "cannot save to '%s': MPI-IO wrote %d of the header's "
+                   "%zu bytes",
+                   p.c_str(), wrote, head.size());
   }
   const dart_ret_t wrc = transfer_all(a, fh, (int64_t)head.size(), true, p.c_str(), fn);
   if (local == DART_OK) local = wrc;
@@ -493,8 +512,7 @@ dart_ret_t dart_array_file_info(const char *path, int32_t *ndim, int64_t *shape,
   return DART_OK;
 }
 
-dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec,
-                           dart_array_t *out) {
+dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec, dart_array_t *out) {
   const char *fn = "dart_array_load";
   if (out == nullptr) return fail(DART_ERR_INVAL, fn, "array is NULL");
   *out = DART_ARRAY_NULL;
@@ -539,8 +557,9 @@ dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec,
   // units agree on the outcome instead.
   MPI_File fh = MPI_FILE_NULL;
   int mrc = MPI_File_open(MPI_COMM_SELF, path, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
-  local = mrc == MPI_SUCCESS ? DART_OK : naming_path(mpi_fail(mrc, fn, "MPI_File_open"),
-                                                      "cannot load", path, fn);
+  local = mrc == MPI_SUCCESS
+              ? DART_OK
+              : naming_path(mpi_fail(mrc, fn, "MPI_File_open"), "cannot load", path, fn);
   dart_ret_t rc = agree(s.team, local, 0, [] { return std::string(); }, fn, true);
   if (rc != DART_OK && fh != MPI_FILE_NULL) {
     MPI_File_close(&fh);
@@ -557,9 +576,10 @@ dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec,
       if (mrc != MPI_SUCCESS)
         local = mpi_fail(mrc, fn, "MPI_File_get_size");
       else if ((int64_t)size < bytes)
-        local = fail(DART_ERR_OTHER, fn, "cannot load '%s': the file has %lld bytes now, its "
-                     "header says %lld (truncated while it was read)", path, (long long)size,
-                     (long long)bytes);
+        local = fail(DART_ERR_OTHER, fn,
+                     "cannot load '%s': the file has %lld bytes now, its "
+                     "header says %lld (truncated while it was read)",
+                     path, (long long)size, (long long)bytes);
     }
     mrc = MPI_File_close(&fh);
     if (mrc != MPI_SUCCESS && local == DART_OK) local = mpi_fail(mrc, fn, "MPI_File_close");

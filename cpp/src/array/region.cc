@@ -40,15 +40,13 @@ dart_ret_t region_transfer(dart_array_struct *a, const Index &lo, const Index &h
     rc = box_type(a->dtype, a->components, nd, ext, buf_strides, &mine_t, &nelem, fn);
     if (rc == DART_OK) {
       types.push_back(mine_t);
-      rc = box_type(a->dtype, a->components, nd, ext, c_strides(nd, theirs), &theirs_t, &nelem,
-                    fn);
+      rc = box_type(a->dtype, a->components, nd, ext, c_strides(nd, theirs), &theirs_t, &nelem, fn);
     }
     if (rc == DART_OK) {
       types.push_back(theirs_t);
       dart_gptr_t g = a->mem;
       g.unitid = dc.unit_at(c);  // dart_gptr_setunit: the owner's block
-      g.addr_or_offs.offset =
-          (uint64_t)(box_offset(nd, at_owner, theirs) * (int64_t)a->point_size);
+      g.addr_or_offs.offset = (uint64_t)(box_offset(nd, at_owner, theirs) * (int64_t)a->point_size);
       char *p = static_cast<char *>(buf) + buf_off * (int64_t)a->point_size;
       dart_handle_t h = DART_HANDLE_NULL;
       rc = put ? dart_put_handle(g, p, nelem, mine_t, theirs_t, &h)

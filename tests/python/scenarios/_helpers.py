@@ -17,9 +17,23 @@ import numpy as np
 
 import dartpy as dart
 
-DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
-          np.uint64, np.float16, np.float32, np.float64, np.longdouble, np.complex64,
-          np.complex128]
+DTYPES = [
+    np.bool_,
+    np.int8,
+    np.uint8,
+    np.int16,
+    np.uint16,
+    np.int32,
+    np.uint32,
+    np.int64,
+    np.uint64,
+    np.float16,
+    np.float32,
+    np.float64,
+    np.longdouble,
+    np.complex64,
+    np.complex128,
+]
 
 
 def pattern(seed: int, n: int, dtype) -> np.ndarray:
@@ -49,7 +63,9 @@ def raises(exc, fn: Callable, *args, code=None, match=None, **kw):
         fn(*args, **kw)
     except exc as e:
         if code is not None:
-            assert getattr(e, "code", None) == code, f"{e!r}: code {getattr(e, 'code', None)} != {code}"
+            assert getattr(e, "code", None) == code, (
+                f"{e!r}: code {getattr(e, 'code', None)} != {code}"
+            )
         if match is not None:
             assert match in str(e), f"{match!r} not in {str(e)!r}"
         return e
@@ -61,11 +77,13 @@ def increments_during(call: Callable[[], None], warmup: float = 0.05) -> int:
     (millions per second) when call() releases the GIL, about none when it holds it."""
     import threading
     import time
+
     count, stop = [0], [False]
 
     def spin():
         while not stop[0]:
             count[0] += 1
+
     th = threading.Thread(target=spin)
     th.start()
     time.sleep(warmup)

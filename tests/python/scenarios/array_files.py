@@ -24,8 +24,20 @@ import dartpy as dart
 
 # The dtypes of .npy files of DART arrays: every DART basic type and the complex types
 # (bool, uint8, uint16 and float16 are moved as int8/int16 and have no file of their own).
-FILE_DTYPES = [np.int8, np.int16, np.int32, np.uint32, np.int64, np.uint64, np.float32,
-               np.float64, np.longdouble, np.complex64, np.complex128, np.clongdouble]
+FILE_DTYPES = [
+    np.int8,
+    np.int16,
+    np.int32,
+    np.uint32,
+    np.int64,
+    np.uint64,
+    np.float32,
+    np.float64,
+    np.longdouble,
+    np.complex64,
+    np.complex128,
+    np.clongdouble,
+]
 
 
 def npy_bytes(x: np.ndarray) -> bytes:
@@ -41,8 +53,10 @@ def is_np_save(data: bytes, x: np.ndarray) -> bool:
     want = npy_bytes(x)
     if len(data) != len(want):
         return False
-    if x.dtype not in (np.dtype(np.longdouble), np.dtype(np.clongdouble)) or \
-            np.finfo(np.longdouble).nmant != 63:
+    if (
+        x.dtype not in (np.dtype(np.longdouble), np.dtype(np.clongdouble))
+        or np.finfo(np.longdouble).nmant != 63
+    ):
         return data == want
     head = len(want) - x.nbytes
     mask = np.tile(np.arange(16) < 10, x.nbytes // 16)
@@ -72,8 +86,9 @@ def check_update(b: dart.Array, ref: np.ndarray, what: str) -> None:
     """After update_halo of a loaded periodic box-stencil array, every point of the local
     block (ghosts too) is the wrapped point of ref."""
     b.update_halo()
-    idx = np.ix_(*[np.arange(lo - h[0], hi + h[1]) % n
-                   for lo, hi, h, n in zip(b.lo, b.hi, b.halo, b.shape)])
+    idx = np.ix_(
+        *[np.arange(lo - h[0], hi + h[1]) % n for lo, hi, h, n in zip(b.lo, b.hi, b.halo, b.shape)]
+    )
     assert same(b.local.copy(), ref[idx]), f"unit {dart.myid()}: {what}: ghosts after update"
 
 
@@ -82,8 +97,9 @@ def same_everywhere(text: str) -> bool:
     mine = np.frombuffer(text.encode()[:1000].ljust(1000, b"\0"), np.uint8)
     all_ = np.zeros(1000 * dart.size(), np.uint8)
     dart.allgather(mine, all_)
-    return all(np.array_equal(all_[u * 1000:(u + 1) * 1000], all_[:1000])
-               for u in range(dart.size()))
+    return all(
+        np.array_equal(all_[u * 1000 : (u + 1) * 1000], all_[:1000]) for u in range(dart.size())
+    )
 
 
 def in_step(tag: int) -> None:
@@ -111,21 +127,33 @@ def roundtrip_cases(n: int) -> list:
         for variant in range(3):
             dt = FILE_DTYPES[k % len(FILE_DTYPES)]
             shape = tuple(grid[d] * (2 + (k + d) % 3) + (d + variant) % 2 for d in range(nd))
-            kw = dict(halo=[(variant % 2, (d + variant) % 2) for d in range(nd)],
-                      boundary=["periodic" if (d + k) % 2 else "none" for d in range(nd)],
-                      exchange=("get", "notify")[k % 2])
+            kw = dict(
+                halo=[(variant % 2, (d + variant) % 2) for d in range(nd)],
+                boundary=["periodic" if (d + k) % 2 else "none" for d in range(nd)],
+                exchange=("get", "notify")[k % 2],
+            )
             other = tuple(1 for _ in range(nd - 1)) + (n,)
-            load = dict(halo=1, boundary="periodic", stencil="box",
-                        exchange=("notify", "get")[k % 2], dtype=dt if k % 2 else None)
+            load = dict(
+                halo=1,
+                boundary="periodic",
+                stencil="box",
+                exchange=("notify", "get")[k % 2],
+                dtype=dt if k % 2 else None,
+            )
             if shape[-1] >= 2 * n:
                 load["procs"] = other
             cases.append((shape, dt, kw, load))
             k += 1
     # given uneven blocks, 2 and 5 points along dimension 0
     rows = [2 if u % 2 == 0 else 5 for u in range(n)]
-    cases.append(((sum(rows), 5), np.float64, dict(blocks=[rows, [5]], halo=(2, 0)),
-                  dict(blocks=[rows[::-1], [5]], halo=[(2, 2), 1], boundary="periodic",
-                       stencil="box")))
+    cases.append(
+        (
+            (sum(rows), 5),
+            np.float64,
+            dict(blocks=[rows, [5]], halo=(2, 0)),
+            dict(blocks=[rows[::-1], [5]], halo=[(2, 2), 1], boundary="periodic", stencil="box"),
+        )
+    )
     return cases
 
 
@@ -141,8 +169,7 @@ def roundtrip() -> None:
     me, n = dart.myid(), dart.size()
     cases = roundtrip_cases(n)
     step = 3 if oversubscribed() else 1
-    for k in range((n + int(os.environ.get("DART_UNITS_PER_NODE") or 0)) % step,
-                   len(cases), step):
+    for k in range((n + int(os.environ.get("DART_UNITS_PER_NODE") or 0)) % step, len(cases), step):
         shape, dt, kw, load = cases[k]
         what = f"case {k}: {np.dtype(dt).name} {shape} {kw} -> {load}"
         ref = field(shape, dt, k)
@@ -176,8 +203,9 @@ def roundtrip() -> None:
     if team is not None and team != dart.TEAM_NULL:
         rows = [c + 1 for c in range(m - 1)]
         rows.append(13 - sum(rows))
-        with dart.Array.load(folder / "sub.npy", team=team, blocks=[rows, [4]],
-                             halo=[(1, 0), 0]) as b:
+        with dart.Array.load(
+            folder / "sub.npy", team=team, blocks=[rows, [4]], halo=[(1, 0), 0]
+        ) as b:
             assert b.team == team and b.procs == (m, 1)
             check_loaded(b, ref, "sub-team")
         team.destroy()
@@ -227,8 +255,7 @@ def bad_files(folder: Path, n: int, write: bool = False) -> list:
         "float16.npy": (npy_bytes(good.astype(np.float16)), "cannot hold"),
         "bigendian.npy": (npy_bytes(good.astype(">i4")), "cannot hold"),
         "unicode.npy": (npy_bytes(np.array(["ab", "c"])), "cannot hold"),
-        "struct.npy": (npy_bytes(np.zeros(3, [("a", "<i4"), ("b", "<f8")])),
-                       "not one DART reads"),
+        "struct.npy": (npy_bytes(np.zeros(3, [("a", "<i4"), ("b", "<f8")])), "not one DART reads"),
         "scalar.npy": (npy_bytes(np.float64(1.5)), "0-dimensional"),
         "five.npy": (npy_bytes(np.zeros((1, 1, 1, 1, 2))), "5-dimensional"),
         "empty.npy": (npy_bytes(np.zeros((0, 3))), "extent 0"),
@@ -249,8 +276,11 @@ def bad_files(folder: Path, n: int, write: bool = False) -> list:
 def refused_loads(folder: Path, n: int) -> list:
     """(path, load kw, what the message says) of loads that every unit must refuse with
     DartError ERR_INVAL: the bad files, then good files the arguments do not fit."""
-    out = [(folder / name, {}, phrase) for name, code, phrase in bad_files(folder, n)
-           if code == dart.ERR_INVAL]
+    out = [
+        (folder / name, {}, phrase)
+        for name, code, phrase in bad_files(folder, n)
+        if code == dart.ERR_INVAL
+    ]
     good, small = folder / "good.npy", folder / "small.npy"
     out += [
         (good, dict(dtype=np.float32), "holds dtype '<i4', not '<f4'"),
@@ -280,8 +310,7 @@ def refusals() -> None:
         bad_files(folder, n, write=True)
     dart.barrier()
     for i, (path, kw, phrase) in enumerate(refused_loads(folder, n)):
-        e = raises(dart.DartError, dart.Array.load, path, **kw, code=dart.ERR_INVAL,
-                   match=phrase)
+        e = raises(dart.DartError, dart.Array.load, path, **kw, code=dart.ERR_INVAL, match=phrase)
         assert same_everywhere(str(e)), f"{path.name} {kw}: the units' messages differ"
         in_step(i)
     for path, phrase in ((folder / "missing.npy", "cannot open"), (folder, "cannot read")):
@@ -292,32 +321,49 @@ def refusals() -> None:
     theirs = dict(code=dart.ERR_INVAL, match=f"another unit failed: unit {last} of team 0")
     if n > 1:
         # a bad argument on the last unit: its own error there, DartError elsewhere
-        for exc, msg, kw in [(ValueError, "must be >= 0", dict(halo=-1)),
-                             (ValueError, "'boundary' is 'wrap'", dict(boundary="wrap")),
-                             (TypeError, "'dtype'", dict(dtype=np.bool_)),
-                             (TypeError, "'dtype'", dict(dtype=object)),
-                             (ValueError, "'halo' has 5 entries", dict(halo=[1] * 5)),
-                             (ValueError, "does not fit", dict(procs=(n + 1,)))]:
+        for exc, msg, kw in [
+            (ValueError, "must be >= 0", dict(halo=-1)),
+            (ValueError, "'boundary' is 'wrap'", dict(boundary="wrap")),
+            (TypeError, "'dtype'", dict(dtype=np.bool_)),
+            (TypeError, "'dtype'", dict(dtype=object)),
+            (ValueError, "'halo' has 5 entries", dict(halo=[1] * 5)),
+            (ValueError, "does not fit", dict(procs=(n + 1,))),
+        ]:
             if me == last:
                 raises(exc, dart.Array.load, good, **kw, match=msg)
             else:
                 raises(dart.DartError, dart.Array.load, good, **theirs)
             in_step(100)
         # a dtype of the last unit that is not the file's: DartError everywhere
-        raises(dart.DartError, dart.Array.load, good,
-               dtype=np.float32 if me == last else None, code=dart.ERR_INVAL)
+        raises(
+            dart.DartError,
+            dart.Array.load,
+            good,
+            dtype=np.float32 if me == last else None,
+            code=dart.ERR_INVAL,
+        )
         in_step(101)
         # a bad path on the last unit, then on unit 0: NULL for the core
         for bad in (last, 0):
             if me == bad:
                 raises(TypeError, dart.Array.load, 3.5, match="'path'")
             else:
-                raises(dart.DartError, dart.Array.load, good, code=dart.ERR_INVAL,
-                       match=f"another unit failed: unit {bad} of team 0: path is NULL")
+                raises(
+                    dart.DartError,
+                    dart.Array.load,
+                    good,
+                    code=dart.ERR_INVAL,
+                    match=f"another unit failed: unit {bad} of team 0: path is NULL",
+                )
             in_step(102)
         # another file on the last unit
-        raises(dart.DartError, dart.Array.load, folder / "small.npy" if me == last else good,
-               code=dart.ERR_INVAL, match="passed different arguments")
+        raises(
+            dart.DartError,
+            dart.Array.load,
+            folder / "small.npy" if me == last else good,
+            code=dart.ERR_INVAL,
+            match="passed different arguments",
+        )
         in_step(103)
     # the units' arguments are their own in a load: the same refusal everywhere
     raises(ValueError, dart.Array.load, good, halo=-1, match="must be >= 0")
@@ -339,20 +385,30 @@ def refusals() -> None:
     with dart.Array((3 * n, 4), np.float64, halo=1) as a:
         a.interior[...] = 1.5
         for path, code, phrase in [
-                (folder / "nofolder" / "x.npy", dart.ERR_INVAL, "does not exist"),
-                (adir, dart.ERR_INVAL, "is a directory"),
-                (Path("/proc/dartpy-test.npy"), dart.ERR_OTHER, "MPI_File_open")] + (
-                [(readonly / "ck.npy", dart.ERR_OTHER, "not writable")] if readonly else []):
+            (folder / "nofolder" / "x.npy", dart.ERR_INVAL, "does not exist"),
+            (adir, dart.ERR_INVAL, "is a directory"),
+            (Path("/proc/dartpy-test.npy"), dart.ERR_OTHER, "MPI_File_open"),
+        ] + ([(readonly / "ck.npy", dart.ERR_OTHER, "not writable")] if readonly else []):
             e = raises(dart.DartError, a.save, path, code=code, match=phrase)
             assert same_everywhere(str(e)), f"save to {path}: the units' messages differ"
         if n > 1:
-            raises(dart.DartError, a.save, folder / ("b.npy" if me == 1 else "a.npy"),
-                   code=dart.ERR_INVAL, match="different arguments")
+            raises(
+                dart.DartError,
+                a.save,
+                folder / ("b.npy" if me == 1 else "a.npy"),
+                code=dart.ERR_INVAL,
+                match="different arguments",
+            )
             if me == last:
                 raises(TypeError, a.save, 7, match="'path'")
             else:
-                raises(dart.DartError, a.save, ck, code=dart.ERR_INVAL,
-                       match=f"failed on unit {last} of team 0: path is NULL or empty")
+                raises(
+                    dart.DartError,
+                    a.save,
+                    ck,
+                    code=dart.ERR_INVAL,
+                    match=f"failed on unit {last} of team 0: path is NULL or empty",
+                )
         raises(ValueError, a.save, "", match="empty")
         in_step(200)
         a.save(ck)  # a save that works replaces the old file, and loads
@@ -388,8 +444,9 @@ def fault() -> None:
     dart.barrier()
     with dart.Array((4 * n, 3), np.float64, halo=1) as a:
         a.interior[...] = np.arange(a.interior.size).reshape(a.interior.shape) + 10.0 * me
-        e = raises(dart.DartError, a.save, ck, code=dart.ERR_OTHER,
-                   match="fault injected by DART_FAULT")
+        e = raises(
+            dart.DartError, a.save, ck, code=dart.ERR_OTHER, match="fault injected by DART_FAULT"
+        )
         assert same_everywhere(str(e)), "the units' messages differ"
         dart.barrier()
         if me == 0:
@@ -483,6 +540,7 @@ def racing_load() -> None:
                     os.truncate(path, len(data) // 3)
                 else:
                     path.unlink()
+
             cut = threading.Thread(target=cut_it)
             cut.start()
         try:
@@ -528,5 +586,14 @@ def long_name() -> None:
 
 
 if __name__ == "__main__":
-    main({"roundtrip": roundtrip, "reload": reload, "refusals": refusals, "fault": fault,
-          "full": full, "racing_load": racing_load, "long_name": long_name})
+    main(
+        {
+            "roundtrip": roundtrip,
+            "reload": reload,
+            "refusals": refusals,
+            "fault": fault,
+            "full": full,
+            "racing_load": racing_load,
+            "long_name": long_name,
+        }
+    )

@@ -104,7 +104,8 @@ def check(a: dart.Array, rnd: int, what: str) -> None:
         raise AssertionError(
             f"unit {dart.myid()}: {what} round {rnd}: {len(bad)} wrong points, first at local "
             f"{tuple(bad[0])}: {got[tuple(bad[0])]!r} != {want[tuple(bad[0])]!r} "
-            f"(lo {a.lo}, hi {a.hi}, halo {a.halo}, procs {a.procs}, {a.exchange})")
+            f"(lo {a.lo}, hi {a.hi}, halo {a.halo}, procs {a.procs}, {a.exchange})"
+        )
 
 
 def run(what: str, split: bool, shape, dtype, **kw) -> None:
@@ -116,8 +117,14 @@ def run(what: str, split: bool, shape, dtype, **kw) -> None:
                 with a.updating_halo() as same_a:
                     assert same_a is a
                     # between begin and end the interior may be read
-                    assert same(a.interior, expected(a, rnd, True)[tuple(
-                        slice(h[0], h[0] + hi - lo) for h, lo, hi in zip(a.halo, a.lo, a.hi))])
+                    assert same(
+                        a.interior,
+                        expected(a, rnd, True)[
+                            tuple(
+                                slice(h[0], h[0] + hi - lo) for h, lo, hi in zip(a.halo, a.lo, a.hi)
+                            )
+                        ],
+                    )
             else:
                 a.update_halo()
             check(a, rnd, f"{what}: {np.dtype(dtype)} {shape} {kw}")
@@ -127,9 +134,12 @@ def in_flight(n: int) -> None:
     """Two arrays with updates in flight at once, of both exchanges: begin a, begin b,
     end b, end a."""
     ga, gb = grid_of(n, 2), grid_of(n, 3)
-    with dart.Array([4 * g + 1 for g in ga], halo=1, boundary="periodic", exchange="get") as a, \
-            dart.Array([3 * g for g in gb], np.int64, halo=[(2, 1)] * 3, stencil="box",
-                       exchange="notify") as b:
+    with (
+        dart.Array([4 * g + 1 for g in ga], halo=1, boundary="periodic", exchange="get") as a,
+        dart.Array(
+            [3 * g for g in gb], np.int64, halo=[(2, 1)] * 3, stencil="box", exchange="notify"
+        ) as b,
+    ):
         for rnd in range(3):
             fill(a, rnd)
             fill(b, rnd)
@@ -151,35 +161,65 @@ def matrix_cases(n: int) -> list:
         grid = grid_of(n, nd)
         for mask in range(1 << nd):
             for box in (False, True):
-                kw = dict(halo=[((d + mask + box) % 4, (2 * d + mask + 1 + k) % 4)
-                                for d in range(nd)],
-                          boundary=["periodic" if mask >> d & 1 else "none" for d in range(nd)],
-                          stencil="box" if box else "star",
-                          exchange=("get", "notify", "auto")[(mask + box + k // 3) % 3])
+                kw = dict(
+                    halo=[((d + mask + box) % 4, (2 * d + mask + 1 + k) % 4) for d in range(nd)],
+                    boundary=["periodic" if mask >> d & 1 else "none" for d in range(nd)],
+                    stencil="box" if box else "star",
+                    exchange=("get", "notify", "auto")[(mask + box + k // 3) % 3],
+                )
                 shape = [3 * grid[d] + (d + k) % 3 for d in range(nd)]
-                cases.append(lambda k=k, shape=shape, kw=kw, split=((mask >> 1) + box + k) % 2:
-                             run(f"matrix case {k}", split, shape, DTYPES[k % len(DTYPES)], **kw))
+                cases.append(
+                    lambda k=k, shape=shape, kw=kw, split=((mask >> 1) + box + k) % 2: run(
+                        f"matrix case {k}", split, shape, DTYPES[k % len(DTYPES)], **kw
+                    )
+                )
                 k += 1
     # given grids, one process along every other dimension (its own neighbour there):
     # N x 1, 1 x N, N x 1 x 1, 1 x N x 1, 1 x 1 x N
     for nd in (2, 3):
         for along in range(nd):
-            kw = dict(halo=[(1 + (d + along) % 2, 2 - (d + along) % 2) for d in range(nd)],
-                      boundary="periodic", stencil="box",
-                      procs=tuple(n if d == along else 1 for d in range(nd)),
-                      exchange=("get", "notify")[(nd + along) % 2])
+            kw = dict(
+                halo=[(1 + (d + along) % 2, 2 - (d + along) % 2) for d in range(nd)],
+                boundary="periodic",
+                stencil="box",
+                procs=tuple(n if d == along else 1 for d in range(nd)),
+                exchange=("get", "notify")[(nd + along) % 2],
+            )
             shape = tuple(2 * n + 1 if d == along else 4 for d in range(nd))
-            cases.append(lambda shape=shape, kw=kw, split=along % 2:
-                         run("given grid", split, shape, np.float64, **kw))
+            cases.append(
+                lambda shape=shape, kw=kw, split=along % 2: run(
+                    "given grid", split, shape, np.float64, **kw
+                )
+            )
     # given uneven blocks: the narrow ones exactly as wide as the ghosts they fill; procs
     # follow from the blocks (or a 0 entry of procs)
     rows = [2 if u % 2 == 0 else 5 for u in range(n)]
-    cases.append(lambda: run("given blocks", False, (sum(rows), 6), np.int32,
-                             halo=[(2, 2), (1, 0)], boundary="periodic", stencil="box",
-                             blocks=[rows, [6]], exchange="get"))
-    cases.append(lambda: run("given blocks 2", True, (6, sum(rows)), np.complex64, halo=[1, 2],
-                             boundary=["none", "periodic"], blocks=[[6], rows], procs=(1, 0),
-                             exchange="notify"))
+    cases.append(
+        lambda: run(
+            "given blocks",
+            False,
+            (sum(rows), 6),
+            np.int32,
+            halo=[(2, 2), (1, 0)],
+            boundary="periodic",
+            stencil="box",
+            blocks=[rows, [6]],
+            exchange="get",
+        )
+    )
+    cases.append(
+        lambda: run(
+            "given blocks 2",
+            True,
+            (6, sum(rows)),
+            np.complex64,
+            halo=[1, 2],
+            boundary=["none", "periodic"],
+            blocks=[[6], rows],
+            procs=(1, 0),
+            exchange="notify",
+        )
+    )
     cases.append(lambda: in_flight(n))
     return cases
 
@@ -227,9 +267,17 @@ def access() -> None:
         if me == 0:
             assert same(got, ref)
         # reads by global index: every unit reads regions spanning every owner
-        for key in [(0, 0, 0), (-1, -1, -1), (slice(1, None), slice(None, -1), slice(-3, None)),
-                    (slice(None), 1), (Ellipsis, -2), (-2, Ellipsis, slice(0, 2)),
-                    (slice(5, 2), 0, 0), (slice(-100, 100),), np.int64(1)]:
+        for key in [
+            (0, 0, 0),
+            (-1, -1, -1),
+            (slice(1, None), slice(None, -1), slice(-3, None)),
+            (slice(None), 1),
+            (Ellipsis, -2),
+            (-2, Ellipsis, slice(0, 2)),
+            (slice(5, 2), 0, 0),
+            (slice(-100, 100),),
+            np.int64(1),
+        ]:
             v = a[key]
             want = ref[key]
             assert same(np.asarray(v), np.asarray(want)), (key, v, want)
@@ -245,13 +293,15 @@ def access() -> None:
         region = (slice(1, None), slice(None, -1), slice(-3, None))
         if me == n - 1:
             vals = np.arange(2 * ref[region].size, dtype=np.float64).reshape(
-                ref[region].shape[:-1] + (2 * ref[region].shape[-1],))[..., ::2]
+                ref[region].shape[:-1] + (2 * ref[region].shape[-1],)
+            )[..., ::2]
             a[region] = vals  # strided: sent as it is
             a[0, 1:3] = -np.arange(shape[2], dtype=np.float64)[None, :]  # broadcast: copied
             a[-1, -1, -1] = 99
             a[0, 0, :2] = [5, 6]
         ref[region] = np.arange(2 * ref[region].size, dtype=np.float64).reshape(
-            ref[region].shape[:-1] + (2 * ref[region].shape[-1],))[..., ::2]
+            ref[region].shape[:-1] + (2 * ref[region].shape[-1],)
+        )[..., ::2]
         ref[0, 1:3] = -np.arange(shape[2], dtype=np.float64)[None, :]
         ref[-1, -1, -1] = 99
         ref[0, 0, :2] = [5, 6]
@@ -262,8 +312,14 @@ def access() -> None:
         loc = a.local
         loc.flat[0] = -42.0
         with a.copy() as b:
-            assert (b.shape, b.procs, b.lo, b.hi, b.halo, b.dtype) == (a.shape, a.procs, a.lo,
-                                                                      a.hi, a.halo, a.dtype)
+            assert (b.shape, b.procs, b.lo, b.hi, b.halo, b.dtype) == (
+                a.shape,
+                a.procs,
+                a.lo,
+                a.hi,
+                a.halo,
+                a.dtype,
+            )
             bl = b.local
             assert same(bl, loc) and bl.ctypes.data != loc.ctypes.data
             bl[...] = 0
@@ -272,8 +328,7 @@ def access() -> None:
         del loc
     # every dtype (oversubscribed: a few; test_array's one-unit test has all): scatter,
     # gather, and reads of other units' points
-    for dt in (DTYPES if not oversubscribed() else [np.bool_, np.int16, np.longdouble,
-                                                     np.complex64]):
+    for dt in DTYPES if not oversubscribed() else [np.bool_, np.int16, np.longdouble, np.complex64]:
         x = values(np.arange(5 * 3 * n).reshape(5 * n, 3), 1, np.dtype(dt))
         with dart.Array(x.shape, dt, halo=(1, 0), boundary="periodic") as a:
             a.scatter(x if me == 0 else None)
@@ -286,6 +341,7 @@ def access() -> None:
     # a blocking update releases the GIL: a thread runs while unit 0 waits for unit 1
     if n > 1:
         import time
+
         with dart.Array(4 * n, halo=1, boundary="periodic") as a:
             if me == 0:
                 during = increments_during(a.update_halo)  # unit 1 comes 0.3 s later
@@ -297,7 +353,7 @@ def access() -> None:
     # arrays over two teams at once (units 0..n-2 and unit n-1): units are team-relative
     if n > 1:
         grp = dart.Group()
-        for u in (range(n - 1) if me < n - 1 else [n - 1]):
+        for u in range(n - 1) if me < n - 1 else [n - 1]:
             grp.addmember(u)
         team = dart.team_create(dart.TEAM_ALL, grp)
         m = team.size
@@ -374,11 +430,21 @@ def errors() -> None:
     raises(TypeError, dart.Array, (4, 4), team="world", match="'team'")
     # mismatches: every unit raises DartError naming unit 0 and the first unit that differs
     if n > 1:
-        for key, mine in (("shape", (4 * n + 1, 5)), ("dtype", np.float32), ("halo", 2),
-                          ("exchange", "notify"), ("boundary", "periodic")):
+        for key, mine in (
+            ("shape", (4 * n + 1, 5)),
+            ("dtype", np.float32),
+            ("halo", 2),
+            ("exchange", "notify"),
+            ("boundary", "periodic"),
+        ):
             args = {**good, key: mine} if me == 1 else good
-            raises(dart.DartError, dart.Array, **args, code=dart.ERR_INVAL,
-                   match="passed different arguments: unit 0: ")
+            raises(
+                dart.DartError,
+                dart.Array,
+                **args,
+                code=dart.ERR_INVAL,
+                match="passed different arguments: unit 0: ",
+            )
             in_step(100)
     # calls on an array
     with dart.Array(**good) as a:
@@ -397,8 +463,13 @@ def errors() -> None:
         else:
             raises(dart.DartError, a.scatter, None, root=last, **theirs)
         if n > 1:  # different roots
-            raises(dart.DartError, a.gather, root=min(me, 1), code=dart.ERR_INVAL,
-                   match="different arguments")
+            raises(
+                dart.DartError,
+                a.gather,
+                root=min(me, 1),
+                code=dart.ERR_INVAL,
+                match="different arguments",
+            )
         in_step(300)
         # split-phase misuse (local)
         raises(dart.DartError, a.update_halo_end, code=dart.ERR_INVAL, match="no update")
@@ -450,8 +521,7 @@ def chain() -> None:
     slow = []
     for exchange in ("get", "notify"):
         for split in (False, True):
-            with dart.Array((8,), np.float64, halo=1, boundary="none",
-                            exchange=exchange) as a:
+            with dart.Array((8,), np.float64, halo=1, boundary="none", exchange=exchange) as a:
                 for rnd in range(reps + 1):  # round 0: a warm-up on time
                     fill(a, rnd)
                     dart.barrier()
@@ -469,8 +539,10 @@ def chain() -> None:
                         assert took > 0.8 * late, f"unit 1 did not wait for unit 0: {took:.3f} s"
                     if rnd and me >= 2 and took > late / 2:
                         slow.append(f"{exchange} split={split} round {rnd}: {took:.3f} s")
-    assert not slow, (f"unit {me} (neighbour of unit {me - 1} only, which is on time) waited "
-                      f"for unit 0, {late} s late: " + "; ".join(slow))
+    assert not slow, (
+        f"unit {me} (neighbour of unit {me - 1} only, which is on time) waited "
+        f"for unit 0, {late} s late: " + "; ".join(slow)
+    )
     done("array_chain")
     dart.exit()
 
@@ -488,8 +560,15 @@ def disjoint_teams() -> None:
     sub = world.Split(colour, me)
     t = dart.team_from_comm(sub)
     for rnd in range(rounds):
-        with dart.Array((7 + colour, 5), np.int32, team=t, halo=1, boundary="periodic",
-                        stencil="box", exchange=("get", "notify")[rnd % 2]) as a:
+        with dart.Array(
+            (7 + colour, 5),
+            np.int32,
+            team=t,
+            halo=1,
+            boundary="periodic",
+            stencil="box",
+            exchange=("get", "notify")[rnd % 2],
+        ) as a:
             fill(a, rnd)
             a.update_halo()
             check(a, rnd, f"disjoint team {colour}")
@@ -500,5 +579,12 @@ def disjoint_teams() -> None:
 
 
 if __name__ == "__main__":
-    main({"matrix": matrix, "access": access, "errors": errors, "chain": chain,
-          "disjoint_teams": disjoint_teams})
+    main(
+        {
+            "matrix": matrix,
+            "access": access,
+            "errors": errors,
+            "chain": chain,
+            "disjoint_teams": disjoint_teams,
+        }
+    )

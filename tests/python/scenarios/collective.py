@@ -70,8 +70,14 @@ def collectives():
     dart.allreduce(val, res, op)
     assert abs(res[0]) == n - 1, res
     # the core checks that the operation's type matches (on every unit)
-    raises(dart.DartError, dart.allreduce, np.zeros(1, np.float32), np.zeros(1, np.float32), op,
-           code=dart.ERR_INVAL)
+    raises(
+        dart.DartError,
+        dart.allreduce,
+        np.zeros(1, np.float32),
+        np.zeros(1, np.float32),
+        op,
+        code=dart.ERR_INVAL,
+    )
     op.destroy()
 
     # alltoall
@@ -82,11 +88,18 @@ def collectives():
 
     # argument errors name the argument (same on every unit, so nobody hangs)
     raises(ValueError, dart.allgather, np.zeros(2), np.zeros(2 * n + 1), match="recvbuf")
-    raises(TypeError, dart.allreduce, np.zeros(2), np.zeros(2, np.float32), dart.OP_SUM,
-           match="dtype")
+    raises(
+        TypeError, dart.allreduce, np.zeros(2), np.zeros(2, np.float32), dart.OP_SUM, match="dtype"
+    )
     raises(ValueError, dart.bcast, np.zeros((4, 4))[:, 1], 0, match="C-contiguous")
-    raises(TypeError, dart.allreduce, np.zeros(2, np.complex64), np.zeros(2, np.complex64),
-           dart.OP_SUM, match="arithmetic")
+    raises(
+        TypeError,
+        dart.allreduce,
+        np.zeros(2, np.complex64),
+        np.zeros(2, np.complex64),
+        dart.OP_SUM,
+        match="arithmetic",
+    )
     raises(dart.DartError, dart.bcast, np.zeros(1), n, code=dart.ERR_INVAL)  # root == size
 
     # two-sided: a ring with send/recv and sendrecv

@@ -109,8 +109,14 @@ def collective_args():
     mine = dart.team_get_group(dart.TEAM_ALL)
     if me == 0:
         mine.destroy()
-        raises(dart.DartError, dart.team_create, dart.TEAM_ALL, mine, code=dart.ERR_INVAL,
-               match="not a live group")
+        raises(
+            dart.DartError,
+            dart.team_create,
+            dart.TEAM_ALL,
+            mine,
+            code=dart.ERR_INVAL,
+            match="not a live group",
+        )
     elif n > 1:
         raises(dart.DartError, dart.team_create, dart.TEAM_ALL, mine, **others)
     in_step(2)
@@ -119,8 +125,7 @@ def collective_args():
     displs = [2 * u for u in range(n)]
     out = np.zeros(2 * n)
     if me == 0:
-        raises(ValueError, dart.allgatherv, np.ones(2), out, counts[1:], displs,
-               match="nrecvelem")
+        raises(ValueError, dart.allgatherv, np.ones(2), out, counts[1:], displs, match="nrecvelem")
     elif n > 1:
         raises(dart.DartError, dart.allgatherv, np.ones(2), out, counts, displs, **others)
     in_step(3)
@@ -128,18 +133,23 @@ def collective_args():
     root = last
     if me == root:
         raises(ValueError, dart.scatter, np.zeros(n), np.zeros(2), root, match="sendbuf")
-        raises(ValueError, dart.gather, np.zeros(2), np.zeros(2 * n + 1), root,
-               match="recvbuf")
-        raises(ValueError, dart.reduce, np.zeros(2), np.zeros(3), dart.OP_SUM, root,
-               match="differ in size")
+        raises(ValueError, dart.gather, np.zeros(2), np.zeros(2 * n + 1), root, match="recvbuf")
+        raises(
+            ValueError,
+            dart.reduce,
+            np.zeros(2),
+            np.zeros(3),
+            dart.OP_SUM,
+            root,
+            match="differ in size",
+        )
     else:
         raises(dart.DartError, dart.scatter, None, np.zeros(2), root, **others)
         raises(dart.DartError, dart.gather, np.zeros(2), None, root, **others)
         raises(dart.DartError, dart.reduce, np.zeros(2), None, dart.OP_SUM, root, **others)
     in_step(4)
     # a root out of range is the core's check, on every unit
-    raises(dart.DartError, dart.scatter, None, np.zeros(2), n, code=dart.ERR_INVAL,
-           match="root")
+    raises(dart.DartError, dart.scatter, None, np.zeros(2), n, code=dart.ERR_INVAL, match="root")
     in_step(5)
     grp.destroy()
     done("collective_args")
@@ -163,8 +173,10 @@ def _last_unit_leaves(leave, others) -> None:
 
 def abort():
     """The last unit raises while the others wait in a barrier: the excepthook aborts."""
+
     def fail():
         raise RuntimeError(f"deliberate failure on unit {dart.myid()}")
+
     _last_unit_leaves(fail, dart.barrier)
 
 
@@ -190,13 +202,16 @@ def abort_in_with():
 def abort_thread():
     """An uncaught exception in a thread of unit 0 aborts the job, too."""
     import threading
+
     say(f"PID {os.getpid()}")
     dart.init()
     if dart.myid() == 0:
+
         def work():
             time.sleep(0.3)
             say(f"RAISING {time.time():.3f}")
             raise ValueError("deliberate failure in a thread")
+
         threading.Thread(target=work, name="worker").start()
     dart.barrier()
     dart.barrier()
@@ -220,6 +235,7 @@ def killed():
     """The last unit is killed by SIGKILL while the others wait in a barrier: the MPI
     launcher ends the job."""
     import signal
+
     _last_unit_leaves(lambda: os.kill(os.getpid(), signal.SIGKILL), dart.barrier)
 
 
@@ -244,8 +260,10 @@ def op_raises():
 
     op = dart.op_create(bad, np.int64)
     out = np.zeros(2, np.int64)
-    for call in (lambda: dart.allreduce(np.ones(2, np.int64), out, op),
-                 lambda: dart.reduce(np.ones(2, np.int64), out, op, 0)):
+    for call in (
+        lambda: dart.allreduce(np.ones(2, np.int64), out, op),
+        lambda: dart.reduce(np.ones(2, np.int64), out, op, 0),
+    ):
         try:
             call()
             raise AssertionError("the reduction did not raise")
@@ -278,8 +296,18 @@ def no_abort():
 
 
 if __name__ == "__main__":
-    main({"errors": errors, "collective_args": collective_args, "abort": abort, "abort_in_with": abort_in_with,
-          "abort_thread": abort_thread, "exit_nonzero": exit_nonzero,
-          "exit_zero_early": exit_zero_early, "killed": killed,
-          "exit_all_without_dart_exit": exit_all_without_dart_exit, "op_raises": op_raises,
-          "no_abort": no_abort})
+    main(
+        {
+            "errors": errors,
+            "collective_args": collective_args,
+            "abort": abort,
+            "abort_in_with": abort_in_with,
+            "abort_thread": abort_thread,
+            "exit_nonzero": exit_nonzero,
+            "exit_zero_early": exit_zero_early,
+            "killed": killed,
+            "exit_all_without_dart_exit": exit_all_without_dart_exit,
+            "op_raises": op_raises,
+            "no_abort": no_abort,
+        }
+    )

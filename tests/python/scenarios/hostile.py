@@ -37,8 +37,9 @@ def attempt(cat: str, fn, *args, **kw):
     except EXPECTED as e:
         errors[cat] += 1
         if isinstance(e, dart.DartError):
-            assert e.code in (dart.ERR_INVAL, dart.ERR_NOTFOUND, dart.ERR_NOMEM,
-                              dart.ERR_OTHER), repr(e)
+            assert e.code in (dart.ERR_INVAL, dart.ERR_NOTFOUND, dart.ERR_NOMEM, dart.ERR_OTHER), (
+                repr(e)
+            )
             assert e.detail, repr(e)
         return None
 
@@ -62,8 +63,19 @@ def coll(cat: str, fn, *args, **kw):
     assert hi[0] == mn[0], f"{cat}: units disagree ({fn.__name__})"
 
 
-DTYPES = [np.int8, np.int32, np.int64, np.float32, np.float64, np.complex128, np.longdouble,
-          np.bool_, "U4", object, "V3"]
+DTYPES = [
+    np.int8,
+    np.int32,
+    np.int64,
+    np.float32,
+    np.float64,
+    np.complex128,
+    np.longdouble,
+    np.bool_,
+    "U4",
+    object,
+    "V3",
+]
 
 
 def arrays(r: random.Random, n: int):
@@ -72,22 +84,22 @@ def arrays(r: random.Random, n: int):
     if k == 0:
         return np.zeros(n, r.choice([np.int8, np.float32, np.complex128, np.int64]))
     if k == 1:
-        return np.zeros(2 * n + 1)[::2][:n]          # non-contiguous
+        return np.zeros(2 * n + 1)[::2][:n]  # non-contiguous
     if k == 2:
         a = np.zeros(n)
-        a.flags.writeable = False                     # read-only
+        a.flags.writeable = False  # read-only
         return a
     if k == 3:
-        return np.zeros(n)[::-1]                      # negative stride
+        return np.zeros(n)[::-1]  # negative stride
     if k == 4:
-        return np.zeros((n, 2), order="F")[:, 0]      # column of a Fortran array
+        return np.zeros((n, 2), order="F")[:, 0]  # column of a Fortran array
     if k == 5:
-        return [1.0] * n                              # not an array
+        return [1.0] * n  # not an array
     if k == 6:
-        return np.array(np.float64(1))                # 0-d
+        return np.array(np.float64(1))  # 0-d
     if k == 7:
         return np.zeros(n, dtype=r.choice(DTYPES[7:]))
-    return np.zeros(n)                                # fine
+    return np.zeros(n)  # fine
 
 
 def gptrs(r: random.Random, env):
@@ -98,12 +110,16 @@ def gptrs(r: random.Random, env):
     if k == 1:
         return env["freed"].setunit(r.randrange(n))
     if k == 2:
-        return pickle.loads(env["freed_pickle"])      # pickled gptr of freed memory
+        return pickle.loads(env["freed_pickle"])  # pickled gptr of freed memory
     if k == 3:
         return pickle.loads(env["pool_freed_pickle"])
     if k == 4:
-        return dart.Gptr(r.randrange(-2, n + 2), r.randrange(-300, 300), r.randrange(-2, 40),
-                         r.randrange(0, 1 << 20))
+        return dart.Gptr(
+            r.randrange(-2, n + 2),
+            r.randrange(-300, 300),
+            r.randrange(-2, 40),
+            r.randrange(0, 1 << 20),
+        )
     if k == 5:
         return g.setunit(r.randrange(n)).astype(r.choice([np.int8, np.float32, None]))
     return g.setunit(r.randrange(n)) + r.randrange(16)
@@ -114,18 +130,24 @@ def onesided(r: random.Random, env):
     a = arrays(r, r.choice([0, 1, 4, 16, 17]))
     kw = {}
     if r.randrange(4) == 0:
-        kw = {"remote_stride": r.choice([0, 1, 2, -1, 1 << 40]),
-              "remote_blocklen": r.choice([0, 1, 2, 3])}
-    fn = r.choice([dart.put_blocking, dart.get_blocking, dart.put, dart.get,
-                   dart.put_handle, dart.get_handle])
+        kw = {
+            "remote_stride": r.choice([0, 1, 2, -1, 1 << 40]),
+            "remote_blocklen": r.choice([0, 1, 2, 3]),
+        }
+    fn = r.choice(
+        [dart.put_blocking, dart.get_blocking, dart.put, dart.get, dart.put_handle, dart.get_handle]
+    )
     if fn in (dart.put_blocking, dart.put, dart.put_handle):
         h = attempt("onesided", fn, gp, a, **kw)
     else:
         h = attempt("onesided", fn, a, gp, **kw)
     if isinstance(h, dart.Handle):
         attempt("onesided", h.wait)
-    attempt("onesided", r.choice([dart.flush, dart.flush_all, dart.flush_local,
-                                  dart.flush_local_all]), gp)
+    attempt(
+        "onesided",
+        r.choice([dart.flush, dart.flush_all, dart.flush_local, dart.flush_local_all]),
+        gp,
+    )
 
 
 def gptr_math(r: random.Random, env):
@@ -150,15 +172,26 @@ def gptr_math(r: random.Random, env):
 
 def atomics(r: random.Random, env):
     gp = gptrs(r, env)
-    op = r.choice([dart.OP_SUM, dart.OP_BAND, dart.OP_MINMAX, dart.OP_NO_OP, dart.OP_REPLACE,
-                   dart.OP_UNDEFINED, 999, -1])
+    op = r.choice(
+        [
+            dart.OP_SUM,
+            dart.OP_BAND,
+            dart.OP_MINMAX,
+            dart.OP_NO_OP,
+            dart.OP_REPLACE,
+            dart.OP_UNDEFINED,
+            999,
+            -1,
+        ]
+    )
     dt = r.choice([None, np.int64, np.float64, np.int8, "U2", np.complex64])
     k = r.randrange(3)
     if k == 0:
         attempt("atomics", dart.accumulate, gp, arrays(r, r.choice([1, 2, 16, 17])), op, dtype=dt)
     elif k == 1:
-        attempt("atomics", dart.fetch_and_op, gp, r.choice([1, 1.5, "x", None, 1 << 70]), op,
-                dtype=dt)
+        attempt(
+            "atomics", dart.fetch_and_op, gp, r.choice([1, 1.5, "x", None, 1 << 70]), op, dtype=dt
+        )
     else:
         attempt("atomics", dart.compare_and_swap, gp, 1, r.choice([0, "y", 2.5]), dtype=dt)
     dart.flush_all(env["g"])
@@ -180,7 +213,13 @@ def collectives(r: random.Random, env):
     if k == 0:
         coll("collectives", dart.bcast, recv, root)
     elif k == 1:
-        coll("collectives", dart.allreduce, send, recv, r.choice([dart.OP_SUM, dart.OP_UNDEFINED, 77]))
+        coll(
+            "collectives",
+            dart.allreduce,
+            send,
+            recv,
+            r.choice([dart.OP_SUM, dart.OP_UNDEFINED, 77]),
+        )
     elif k == 2:
         coll("collectives", dart.allgather, send[:count], recv)
     elif k == 3:
@@ -188,9 +227,13 @@ def collectives(r: random.Random, env):
     elif k == 4:
         coll("collectives", dart.barrier, r.choice([dart.TEAM_ALL, 999, -1]))
     else:
-        coll("collectives", dart.team_memalloc_aligned,
-             r.choice([dart.TEAM_ALL, 999, -3]), r.choice([-1, 1 << 62, 4]),
-             r.choice([np.int64, "U3", object]))
+        coll(
+            "collectives",
+            dart.team_memalloc_aligned,
+            r.choice([dart.TEAM_ALL, 999, -3]),
+            r.choice([-1, 1 << 62, 4]),
+            r.choice([np.int64, "U3", object]),
+        )
 
 
 def still_works(env, rnd: int):
@@ -216,8 +259,12 @@ def hostile():
     dart.team_memfree(freed)
     p = dart.memalloc(4, np.int64)
     dart.memfree(p)
-    env = {"g": g, "freed": freed, "freed_pickle": pickle.dumps(freed),
-           "pool_freed_pickle": pickle.dumps(p)}
+    env = {
+        "g": g,
+        "freed": freed,
+        "freed_pickle": pickle.dumps(freed),
+        "pool_freed_pickle": pickle.dumps(p),
+    }
     r = random.Random(SEED)
     for rnd in range(ROUNDS):
         for _ in range(CALLS):
@@ -229,10 +276,14 @@ def hostile():
         total = sum(calls.values())
         say(f"hostile dartpy calls per category (seed {SEED:#x}):")
         for cat in sorted(calls):
-            say(f"  {cat:12s} {calls[cat]:5d} calls: {calls[cat] - errors[cat]:5d} OK, "
-                f"{errors[cat]:5d} errors")
-        say(f"  {'total':12s} {total:5d} calls: {total - sum(errors.values()):5d} OK, "
-            f"{sum(errors.values()):5d} errors")
+            say(
+                f"  {cat:12s} {calls[cat]:5d} calls: {calls[cat] - errors[cat]:5d} OK, "
+                f"{errors[cat]:5d} errors"
+            )
+        say(
+            f"  {'total':12s} {total:5d} calls: {total - sum(errors.values()):5d} OK, "
+            f"{sum(errors.values()):5d} errors"
+        )
     done("hostile")
     dart.exit()
 

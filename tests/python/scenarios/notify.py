@@ -21,8 +21,9 @@ def chain(me, n, right, left):
                 dart.notify_wait(nv.mine(0))
                 token = int(buf.local[0])
                 assert token == lap * n + me, (lap, token)
-            dart.put_notify(buf.gptr_of(right), np.array([token + 1], np.int64),
-                            nv.gptr_of(right, 0))
+            dart.put_notify(
+                buf.gptr_of(right), np.array([token + 1], np.int64), nv.gptr_of(right, 0)
+            )
         if me == 0:
             dart.notify_wait(nv.gptr_of(0, 0), until=1)
             assert buf.local[0] == laps * n
@@ -41,8 +42,14 @@ def strided_set_handles(me, n, right, left):
     with dart.notify_alloc(dart.TEAM_ALL, 4) as nv:
         dart.barrier()
         # my column 1 -> right's last column; counter 0 set to 7
-        dart.put_notify(a.gptr_of(right) + (C - 1), loc[:, 1], nv.gptr_of(right, 0), 7,
-                        dart.NOTIFY_SET, remote_stride=C)
+        dart.put_notify(
+            a.gptr_of(right) + (C - 1),
+            loc[:, 1],
+            nv.gptr_of(right, 0),
+            7,
+            dart.NOTIFY_SET,
+            remote_stride=C,
+        )
         while not dart.notify_test(nv.mine(0), until=7):
             pass
         want = left * 100 + np.arange(R * C, dtype=np.float64).reshape(R, C)[:, 1]
@@ -51,12 +58,14 @@ def strided_set_handles(me, n, right, left):
         # three handles to the same target, each notifying counter 1
         h = dart.zeros(dart.TEAM_ALL, 6, np.float64)
         srcs = [np.full(2, 10.0 * me + i) for i in range(3)]
-        hs = [dart.put_notify_handle(h.gptr_of(right) + 2 * i, s, nv.gptr_of(right, 1))
-              for i, s in enumerate(srcs)]
+        hs = [
+            dart.put_notify_handle(h.gptr_of(right) + 2 * i, s, nv.gptr_of(right, 1))
+            for i, s in enumerate(srcs)
+        ]
         dart.waitall(hs)
         dart.notify_wait(nv.mine(1), 3)
         for i in range(3):
-            assert (h.local[2 * i:2 * i + 2] == 10.0 * left + i).all(), h.local
+            assert (h.local[2 * i : 2 * i + 2] == 10.0 * left + i).all(), h.local
         # plain puts to every unit, then one notify per unit (an event post)
         g = dart.zeros(dart.TEAM_ALL, n, np.int64)
         for u in range(n):
@@ -77,15 +86,27 @@ def strided_set_handles(me, n, right, left):
 def errors(me, n, right, left):
     buf = dart.zeros(dart.TEAM_ALL, 4, np.float64)
     nv = dart.notify_alloc(dart.TEAM_ALL, 2)
-    e = raises(dart.DartError, dart.notify_wait, buf.gptr_of(me), code=dart.ERR_INVAL,
-               match="not a notification counter")
+    e = raises(
+        dart.DartError,
+        dart.notify_wait,
+        buf.gptr_of(me),
+        code=dart.ERR_INVAL,
+        match="not a notification counter",
+    )
     assert "dart_notify_wait" in str(e)
-    raises(dart.DartError, dart.put_notify, buf.gptr_of(right), np.zeros(4), buf.gptr_of(me),
-           code=dart.ERR_INVAL)
+    raises(
+        dart.DartError,
+        dart.put_notify,
+        buf.gptr_of(right),
+        np.zeros(4),
+        buf.gptr_of(me),
+        code=dart.ERR_INVAL,
+    )
     raises(dart.DartError, dart.notify, nv.gptr_of(right), 1, 5, code=dart.ERR_INVAL)
     if n > 1:
-        raises(dart.DartError, dart.notify_wait, nv.gptr_of(right), code=dart.ERR_INVAL,
-               match="own")
+        raises(
+            dart.DartError, dart.notify_wait, nv.gptr_of(right), code=dart.ERR_INVAL, match="own"
+        )
     raises(IndexError, nv.gptr_of, me, 2)
     assert dart.notify_get(nv.mine(1)) == 0
     dart.barrier()

@@ -89,13 +89,14 @@ def halo_2d(me, n, right, left):
     dart.barrier()
     assert np.array_equal(loc[:, C - 1], right * 1000 + base[:, 1]), loc
     assert np.array_equal(loc[:, 0], left * 1000 + base[:, C - 2]), loc
-    assert np.array_equal(loc[:, 1:C - 1], me * 1000 + base[:, 1:C - 1])
+    assert np.array_equal(loc[:, 1 : C - 1], me * 1000 + base[:, 1 : C - 1])
     # interior rows as a 2-D sub-block (strided, blocklen C-2)
     dart.barrier()
     sub = np.zeros((R, C))
     assert dart._core._layout_type(sub[1:-1, 1:-1])[::2] == ("derived", (R - 2) * (C - 2))
-    dart.get_blocking(sub[1:-1, 1:-1], a.gptr_of(right) + (C + 1), remote_stride=C,
-                      remote_blocklen=C - 2)
+    dart.get_blocking(
+        sub[1:-1, 1:-1], a.gptr_of(right) + (C + 1), remote_stride=C, remote_blocklen=C - 2
+    )
     assert np.array_equal(sub[1:-1, 1:-1], right * 1000 + base[1:-1, 1:-1])
     assert not sub[0].any() and not sub[:, 0].any()
     del loc
@@ -122,8 +123,9 @@ def faces_3d(me, n, right, left):
         dart.put_blocking(land.gptr_of(right), f)  # local strided -> remote contiguous
         dart.barrier()
         mine = land.local[:k].copy()
-        expect = np.ascontiguousarray(face((np.arange(np.prod(shp), dtype=np.int32)
-                                            + 1000 * left).reshape(shp))).ravel()
+        expect = np.ascontiguousarray(
+            face((np.arange(np.prod(shp), dtype=np.int32) + 1000 * left).reshape(shp))
+        ).ravel()
         assert np.array_equal(mine, expect), (name, mine, expect)
         # get into a face of a zero block (local strided destination)
         dst = np.zeros(shp, np.int32)
@@ -138,8 +140,9 @@ def faces_3d(me, n, right, left):
     dart.put_blocking(blk.gptr_of(right) + 3, kf, remote_stride=6)
     dart.barrier()
     got = blk.local
-    assert np.array_equal(got[:, :, 3], (np.arange(120, dtype=np.int32) + 1000 * left)
-                          .reshape(shp)[:, :, 3])
+    assert np.array_equal(
+        got[:, :, 3], (np.arange(120, dtype=np.int32) + 1000 * left).reshape(shp)[:, :, 3]
+    )
     assert not got[:, :, :3].any() and not got[:, :, 4:].any()
     del got
     # complex strided column
@@ -215,17 +218,22 @@ def prepared(me, n, right, left):
     shp = (4, 5, 6)
     blk = dart.zeros(dart.TEAM_ALL, shp, np.float64)
     mine = blk.local
-    iface = np.zeros(shp[1:])           # right's i = 1 plane
+    iface = np.zeros(shp[1:])  # right's i = 1 plane
     kface = np.zeros((shp[0], shp[1]))  # left's k = 3 column, strided at the target
     jface = np.zeros((shp[0], shp[2]))  # right's j = 2 rows, k = 1..4, into a strided view
     get_i = dart.get_init(iface, blk.gptr_of(right) + shp[1] * shp[2])
     get_k = dart.get_init(kface, blk.gptr_of(left) + 3, remote_stride=shp[2])
-    get_j = dart.get_init(jface[:, 1:5], blk.gptr_of(right) + 2 * shp[2] + 1,
-                          remote_stride=shp[1] * shp[2], remote_blocklen=4)
+    get_j = dart.get_init(
+        jface[:, 1:5],
+        blk.gptr_of(right) + 2 * shp[2] + 1,
+        remote_stride=shp[1] * shp[2],
+        remote_blocklen=4,
+    )
     out = np.zeros(shp[2])
     put_r = dart.put_init(blk.gptr_of(right) + 3 * shp[1] * shp[2], out)  # its (3, 0, :) row
-    ref = lambda unit, r: (np.arange(np.prod(shp), dtype=np.float64) + 1000 * unit
-                           + 100000 * r).reshape(shp)
+    ref = lambda unit, r: (
+        np.arange(np.prod(shp), dtype=np.float64) + 1000 * unit + 100000 * r
+    ).reshape(shp)
     for r in range(4):
         mine[...] = ref(me, r)
         dart.barrier()
@@ -305,6 +313,7 @@ def registered(me, n, right, left):
     g = dart.team_memregister(dart.TEAM_ALL, arr)
     assert g.segid < 0 and g.dtype == np.int32
     import sys
+
     assert sys.getrefcount(arr) >= 3  # the registration holds the array
     dart.barrier()
     dart.put_blocking(g.setunit(right), np.full(6, 50 + me, np.int32))
@@ -334,16 +343,34 @@ def per_unit_sizes(me, n, right, left):
             g = a.gptr_of(u)
             if k == 0:
                 dart.put_blocking(g, np.zeros(0, np.int32))
-                raises(dart.DartError, dart.put_blocking, g, np.ones(1, np.int32),
-                       code=dart.ERR_INVAL, match="past the end")
+                raises(
+                    dart.DartError,
+                    dart.put_blocking,
+                    g,
+                    np.ones(1, np.int32),
+                    code=dart.ERR_INVAL,
+                    match="past the end",
+                )
                 continue
             if me < k // 2:  # element me from the front and from the back
                 dart.put_blocking(g + me, np.array([100 * me + u], np.int32))
                 dart.put_blocking(g + (k - 1 - me), np.array([100 * me + u], np.int32))
-            raises(dart.DartError, dart.put_blocking, g + k, np.ones(1, np.int32),
-                   code=dart.ERR_INVAL, match="past the end")
-            raises(dart.DartError, dart.get_blocking, np.zeros(k + 1, np.int32), g,
-                   code=dart.ERR_INVAL, match="past the end")
+            raises(
+                dart.DartError,
+                dart.put_blocking,
+                g + k,
+                np.ones(1, np.int32),
+                code=dart.ERR_INVAL,
+                match="past the end",
+            )
+            raises(
+                dart.DartError,
+                dart.get_blocking,
+                np.zeros(k + 1, np.int32),
+                g,
+                code=dart.ERR_INVAL,
+                match="past the end",
+            )
         dart.barrier()
         for u in range(n):
             k = 3 * rows(u)
@@ -363,9 +390,11 @@ def per_unit_sizes(me, n, right, left):
                 e = raises(dart.DartError, a.view, u, code=dart.ERR_INVAL)
                 msg = str(e)
                 loc, mine = dart.unit_locality(u), dart.unit_locality(me)
-                assert (f"global unit {u}) is on node {loc['node']} ({loc['host']})" in msg and
-                        f"this unit (global unit {me}) on node {mine['node']} ({mine['host']})"
-                        in msg), msg
+                assert (
+                    f"global unit {u}) is on node {loc['node']} ({loc['host']})" in msg
+                    and f"this unit (global unit {me}) on node {mine['node']} ({mine['host']})"
+                    in msg
+                ), msg
         dart.barrier()
 
 

@@ -58,5 +58,10 @@ def refuse_singleton():
 
 
 if __name__ == "__main__":
-    main({"never_returns": never_returns, "refuse_mpi_init": refuse_mpi_init,
-          "refuse_singleton": refuse_singleton})
+    main(
+        {
+            "never_returns": never_returns,
+            "refuse_mpi_init": refuse_mpi_init,
+            "refuse_singleton": refuse_singleton,
+        }
+    )

@@ -143,8 +143,10 @@ def locality(me, n):
         t.barrier()
     raises(ValueError, dart.team_locality_split, dart.TEAM_ALL, "node", 0)
     if me == 0:
-        say(f"locality: {len(nodes)} node(s): " + ", ".join(
-            f"{d['host']} {d['units']}" for d in nodes))
+        say(
+            f"locality: {len(nodes)} node(s): "
+            + ", ".join(f"{d['host']} {d['units']}" for d in nodes)
+        )
 
 
 def groups_teams_locks():
@@ -157,6 +159,7 @@ def groups_teams_locks():
     done("groups_teams_locks")
     # an allocation dropped without free() only warns; dart.exit() frees its memory
     import warnings
+
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         del cz
@@ -170,6 +173,7 @@ def interop(order):
         from mpi4py import MPI
     else:
         from mpi4py import MPI
+
         assert MPI.Is_initialized() and not dart.initialized()
         if PROGRESS:
             # progress processes would be part of the MPI_COMM_WORLD mpi4py already uses
@@ -277,8 +281,7 @@ def cycles():
         g = dart.Group()
         dart.exit()
         assert not dart.initialized()
-        raises(dart.DartError, dart.get_blocking, np.zeros(2, np.int8), b,
-               code=dart.ERR_NOTINIT)
+        raises(dart.DartError, dart.get_blocking, np.zeros(2, np.int8), b, code=dart.ERR_NOTINIT)
         del g  # a group of a finished cycle is dropped silently
     dart.init()
     done("cycles")
@@ -288,6 +291,7 @@ def cycles():
 def gil():
     """A blocking call releases the GIL: another thread keeps running meanwhile."""
     import time
+
     dart.init()
     if dart.myid() == 0:
         during = increments_during(dart.barrier, 0.2)  # unit 1 arrives 2 s later
@@ -301,10 +305,12 @@ def gil():
 
 
 if __name__ == "__main__":
-    main({
-        "gil": gil,
-        "groups_teams_locks": groups_teams_locks,
-        "mpi4py_first": lambda: interop("mpi4py_first"),
-        "dartpy_first": lambda: interop("dartpy_first"),
-        "cycles": cycles,
-    })
+    main(
+        {
+            "gil": gil,
+            "groups_teams_locks": groups_teams_locks,
+            "mpi4py_first": lambda: interop("mpi4py_first"),
+            "dartpy_first": lambda: interop("dartpy_first"),
+            "cycles": cycles,
+        }
+    )

@@ -18,8 +18,8 @@ from _helpers import done, main
 import dartpy as dart
 
 WORKERS = 3
-SLOT = 8        # int64 elements per worker region
-ROUNDS = 60     # allreduce calls with the Python op
+SLOT = 8  # int64 elements per worker region
+ROUNDS = 60  # allreduce calls with the Python op
 
 
 def run(multiple: bool) -> None:
@@ -109,7 +109,9 @@ def run(multiple: bool) -> None:
 
 
 if __name__ == "__main__":
-    main({
-        "serialized": lambda: run(False),
-        "multiple": lambda: run(True),
-    })
+    main(
+        {
+            "serialized": lambda: run(False),
+            "multiple": lambda: run(True),
+        }
+    )
