@@ -21,44 +21,32 @@ arrays' notified exchange (the owners push their faces after the receiver's cred
 starts from such a file (dart.Array.load, written on any number of units) instead of the
 initial state: K1 iterations, then K2 from that file, give the bytes of K1 + K2.
 """
-
 import time
 
 import numpy as np
-from heat_common import fail, fields, parse_args, report
 
 import dartpy as dart
+from heat_common import fail, fields, parse_args, report
 
 # Parts of a block: all; the points that need no ghost; the outer ring (rows, columns).
 ALL, INNER = (slice(None), slice(None)), (slice(1, -1), slice(1, -1))
 RING = [(0, slice(None)), (-1, slice(None)), (slice(1, -1), 0), (slice(1, -1), -1)]
 
 
-def solve(
-    nx,
-    ny,
-    iters,
-    nonblocking=False,
-    snapshot_every=0,
-    on_snapshot=None,
-    notify=False,
-    restart="",
-    out="",
-):
+def solve(nx, ny, iters, nonblocking=False, snapshot_every=0, on_snapshot=None, notify=False,
+          restart="", out=""):
     """Collective. Returns (the global field on unit 0, None elsewhere; this unit's seconds
     of compute; of halo exchange). on_snapshot(it, field) runs on unit 0 at it = 0 and
     every snapshot_every iterations. notify: the notified exchange; restart, out: the
     .npy files of the first iterate (instead of the initial state) and of the last."""
     u = fields((nx, ny), notify, restart)  # the current and the next iterate (heat_common)
-    i, j = np.ogrid[u[0].lo[0] : u[0].hi[0], u[0].lo[1] : u[0].hi[1]]  # my block's global indices
+    i, j = np.ogrid[u[0].lo[0]:u[0].hi[0], u[0].lo[1]:u[0].hi[1]]  # my block's global indices
     fixed = (i == 0) | (j == 0) | (i == nx - 1) | (j == ny - 1)  # they keep their values
     if not restart:  # ghosts stay 0 (beyond the global boundary they are never read)
         u[0].interior[...] = np.where(i == 0, 1.0, np.where(j == 0, 0.5, 0.0))
     # Zero-copy views with ghosts: the block and its N, S, W, E neighbour points, lined up.
-    v = [
-        (x[1:-1, 1:-1], x[:-2, 1:-1], x[2:, 1:-1], x[1:-1, :-2], x[1:-1, 2:])
-        for x in (a.local for a in u)
-    ]
+    v = [(x[1:-1, 1:-1], x[:-2, 1:-1], x[2:, 1:-1], x[1:-1, :-2], x[1:-1, 2:])
+         for x in (a.local for a in u)]
 
     def update(cur, part):  # the next iterate of the block's points `part`
         c, n, s, w, e = (x[part] for x in v[cur])
@@ -106,26 +94,13 @@ def main():
     args = parse_args(__doc__.splitlines()[0], 2)
     dart.init()
     try:
-        glob, t_compute, t_halo = solve(
-            args.nx,
-            args.ny,
-            args.iters,
-            args.mode == "nonblocking",
-            notify=args.mode == "notify",
-            restart=args.restart,
-            out=args.out,
-        )
+        glob, t_compute, t_halo = solve(args.nx, args.ny, args.iters, args.mode == "nonblocking",
+                                        notify=args.mode == "notify", restart=args.restart,
+                                        out=args.out)
     except (ValueError, dart.DartError) as e:  # the same on every unit: a grid too small,
-        fail("heat2d", e)  # a file that cannot be loaded or saved
-    report(
-        "heat2d",
-        dart.array_dims_create(dart.size(), 2),
-        (args.nx, args.ny),
-        args,
-        t_halo,
-        t_compute,
-        glob,
-    )
+        fail("heat2d", e)                      # a file that cannot be loaded or saved
+    report("heat2d", dart.array_dims_create(dart.size(), 2), (args.nx, args.ny), args,
+           t_halo, t_compute, glob)
     dart.exit()
 
 

@@ -21,26 +21,20 @@ notified exchange (the owners push their faces after the receiver's credit). --o
 the last iterate as one .npy file, every unit its block (a.save); --restart starts from
 such a file (dart.Array.load, written on any number of units) instead of the initial state.
 """
-
 import time
 
 import numpy as np
-from heat_common import fail, fields, parse_args, report
 
 import dartpy as dart
+from heat_common import fail, fields, parse_args, report
 
 # Parts of a block: all of it; the points that need no ghost; the outer shell as six
 # slabs (the first and last plane of each dimension, inside those of the ones before).
 ALL = (slice(None),) * 3
 INNER = (slice(1, -1),) * 3
-SHELL = [
-    (0, slice(None), slice(None)),
-    (-1, slice(None), slice(None)),
-    (slice(1, -1), 0, slice(None)),
-    (slice(1, -1), -1, slice(None)),
-    (slice(1, -1), slice(1, -1), 0),
-    (slice(1, -1), slice(1, -1), -1),
-]
+SHELL = [(0, slice(None), slice(None)), (-1, slice(None), slice(None)),
+         (slice(1, -1), 0, slice(None)), (slice(1, -1), -1, slice(None)),
+         (slice(1, -1), slice(1, -1), 0), (slice(1, -1), slice(1, -1), -1)]
 
 
 def stencil(cur, nxt, part, fixed, scratch):
@@ -52,7 +46,7 @@ def stencil(cur, nxt, part, fixed, scratch):
     c, xm, xp, ym, yp, zm, zp = (x[part] for x in cur)
     if c.size == 0:
         return
-    lap, tmp = (s[: c.size].reshape(c.shape) for s in scratch)
+    lap, tmp = (s[:c.size].reshape(c.shape) for s in scratch)
     np.add(xm, xp, out=lap)
     np.add(ym, yp, out=tmp)
     lap += tmp
@@ -79,30 +73,19 @@ def main():
 
     # My block's global indices; the points on the global boundary keep their values.
     i, j, k = np.ogrid[tuple(slice(lo, hi) for lo, hi in zip(u[0].lo, u[0].hi))]
-    fixed = (i == 0) | (i == N[0] - 1) | (j == 0) | (j == N[1] - 1) | (k == 0) | (k == N[2] - 1)
+    fixed = ((i == 0) | (i == N[0] - 1) | (j == 0) | (j == N[1] - 1)
+             | (k == 0) | (k == N[2] - 1))
     if not args.restart:  # ghosts stay 0 (those beyond the global boundary are never read)
-        u[0].interior[...] = np.where(
-            i == 0, 1.0, np.where(j == 0, 0.5, np.where(k == 0, 0.25, 0.0))
-        )
+        u[0].interior[...] = np.where(i == 0, 1.0, np.where(j == 0, 0.5,
+                                                            np.where(k == 0, 0.25, 0.0)))
     # Zero-copy views of the local arrays (ghosts included): the block and its six
     # neighbour points along i, j and k, all lined up with the block.
     c = (slice(1, -1),) * 3
     lower, upper = slice(None, -2), slice(2, None)
-    v = [
-        tuple(
-            x[s]
-            for s in (
-                c,
-                (lower, c[1], c[2]),
-                (upper, c[1], c[2]),
-                (c[0], lower, c[2]),
-                (c[0], upper, c[2]),
-                (c[0], c[1], lower),
-                (c[0], c[1], upper),
-            )
-        )
-        for x in (a.local for a in u)
-    ]
+    v = [tuple(x[s] for s in (c, (lower, c[1], c[2]), (upper, c[1], c[2]),
+                               (c[0], lower, c[2]), (c[0], upper, c[2]),
+                               (c[0], c[1], lower), (c[0], c[1], upper)))
+         for x in (a.local for a in u)]
 
     scratch = [np.empty(v[0][0].size) for _ in range(2)]
     t_compute = 0.0
@@ -134,7 +117,8 @@ def main():
         except dart.DartError as e:  # the same on every unit (the save agrees)
             del v, cv, nv
             fail("heat3d", e)
-    report("heat3d", u[0].procs, N, args, t_halo.sum(), t_compute, glob, halo_per_iter=t_halo)
+    report("heat3d", u[0].procs, N, args, t_halo.sum(), t_compute, glob,
+           halo_per_iter=t_halo)
     del v, cv, nv
     for a in u:
         a.free()

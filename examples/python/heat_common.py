@@ -4,7 +4,6 @@ examples/fortran/heat_common.f90): the command line, the two iterates (with --re
 first from a .npy file), the checksum and the report. The process grid and the blocks are
 the distributed arrays' (dart.Array); --out is one .npy file that every unit writes its
 block of (a.save: the bytes of np.save of the whole field, as in C++ and Fortran)."""
-
 import argparse
 import sys
 
@@ -37,11 +36,8 @@ def fields(shape, notify=False, restart=""):
     shape raises ValueError "--restart FILE is not a NX x NY field", one that cannot be
     loaded DartError: the same on every unit, nothing left allocated."""
     opt = dict(halo=1, exchange="notify" if notify else "get")
-    first = (
-        dart.Array.load(restart, dtype=np.float64, **opt)
-        if restart
-        else dart.Array(shape, np.float64, **opt)
-    )
+    first = (dart.Array.load(restart, dtype=np.float64, **opt) if restart
+             else dart.Array(shape, np.float64, **opt))
     try:
         if first.shape != tuple(shape):
             raise ValueError(f"--restart {restart} is not a {' x '.join(map(str, shape))} field")
@@ -82,15 +78,11 @@ def report(name, procs, points, args, t_halo, t_compute, glob, halo_per_iter=Non
     if dart.myid() != 0:
         return
     per = 1e6 / args.iters if args.iters > 0 else 0.0
-    print(
-        f"{name} (Python): {dart.size()} units ({' x '.join(map(str, procs))}) on "
-        f"{dart.node_count()} node(s), grid {' x '.join(map(str, points))}, "
-        f"{args.iters} iterations, {args.mode}"
-    )
-    print(
-        f"time per iteration: compute {compute * per:.2f} us, halo exchange "
-        f"{halo * per:.2f} us (max over units)"
-    )
+    print(f"{name} (Python): {dart.size()} units ({' x '.join(map(str, procs))}) on "
+          f"{dart.node_count()} node(s), grid {' x '.join(map(str, points))}, "
+          f"{args.iters} iterations, {args.mode}")
+    print(f"time per iteration: compute {compute * per:.2f} us, halo exchange "
+          f"{halo * per:.2f} us (max over units)")
     if halo_per_iter is not None:
         print(f"halo exchange median {median * 1e6:.2f} us per iteration (max over units)")
     print(f"checksum: {checksum(glob):.17g}")

@@ -6,7 +6,6 @@
 
 The shape is the file's (np.load); a 3D field is shown as its middle k-plane.
 """
-
 import argparse
 
 import matplotlib
