@@ -43,7 +43,7 @@ def test_license_file_is_bsd3():
     text = (REPO / "LICENSE").read_text()
     assert text.startswith("BSD 3-Clause License")
     assert "The DART-MPI developers" in text
-    assert "Neither the name of the copyright holder" in text
+    assert "to endorse or promote products derived from" in text  # the third clause
 
 
 @pytest.mark.skipif(not _in_git_checkout(), reason="needs a git checkout (git ls-files)")
