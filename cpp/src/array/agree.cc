@@ -8,15 +8,10 @@
 namespace dart {
 namespace array {
 
-namespace {
-
-// The text of a detail message without its leading "fn: ".
 std::string without_fn(const std::string &detail, const char *fn) {
   const std::string prefix = std::string(fn) + ": ";
   return detail.compare(0, prefix.size(), prefix) == 0 ? detail.substr(prefix.size()) : detail;
 }
-
-}  // namespace
 
 dart_ret_t agree(dart_team_t team, dart_ret_t local, uint64_t key,
                  const std::function<std::string()> &describe, const char *fn, bool uniform) {

@@ -138,6 +138,9 @@ struct dart_array_struct {
 namespace dart {
 namespace array {
 
+// The text of a detail message without its leading "fn: " (agree.cc).
+std::string without_fn(const std::string &detail, const char *fn);
+
 // exchange.cc: the regions of this unit (types held, offsets set) and, after the
 // allocation, their global pointers; the update protocols; the release of the types.
 dart_ret_t exchange_plan(dart_array_struct *a, const char *fn);

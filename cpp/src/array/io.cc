@@ -342,9 +342,7 @@ std::string temporary_name(const std::string &path) {
 // names the path already (an MPI-IO error names neither).
 dart_ret_t naming_path(dart_ret_t rc, const char *lead, const std::string &path, const char *fn) {
   if (rc == DART_OK) return rc;
-  std::string text = dart_error_detail();
-  const std::string own = std::string(fn) + ": ";
-  if (text.compare(0, own.size(), own) == 0) text = text.substr(own.size());
+  const std::string text = without_fn(dart_error_detail(), fn);
   if (text.find("'" + path + "'") != std::string::npos) return rc;
   return fail(rc, fn, "%s '%s': %s", lead, path.c_str(), text.c_str());
 }
@@ -589,7 +587,7 @@ dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec, dart
   if (rc != DART_OK) {
     const std::string why = dart_error_detail();
     dart_array_destroy(&a);
-    return fail(rc, fn, "%s", why.substr(std::strlen(fn) + 2).c_str());
+    return fail(rc, fn, "%s", without_fn(why, fn).c_str());
   }
   *out = a;
   return DART_OK;
