@@ -271,7 +271,7 @@ def run(case: str, n, upn, prog, *args, timeout=120.0, env=None):
 ROUNDTRIP = [p for p in placements([(2, None), (4, 2)]) if p.values[2] == 0]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", ROUNDTRIP)
 def test_round_trips(n, upn, prog, tmp_path):
     """ndim 1-4, every file dtype, odd extents and uneven blocks, given blocks; the file
@@ -281,7 +281,7 @@ def test_round_trips(n, upn, prog, tmp_path):
     run("roundtrip", n, upn, prog, tmp_path)
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_save_on_n_units_load_on_m(d, tmp_path):
     """Files saved by 1 unit (here) and by 3 units (a job, one emulated node per unit)
     are loaded by 2 units (another job) and by 1 (here), with other grids and ghosts."""
@@ -338,7 +338,7 @@ def readonly_folder(base: Path):
 REFUSALS = [(2, None), (3, 1)]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", placements(REFUSALS))
 def test_refusals_on_every_unit(n, upn, prog, tmp_path):
     """Every refusal of a load raises DartError with one message on every unit, nothing
@@ -355,7 +355,7 @@ def test_refusals_on_every_unit(n, upn, prog, tmp_path):
         undo()
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,unit", [(2, 1), (3, 0)])
 def test_failed_write_keeps_the_old_checkpoint(n, unit, tmp_path):
     """DART_FAULT=file_write:<unit> in the job's environment fails that unit's write of
@@ -383,7 +383,7 @@ def small_tmpfs(base: Path, size: str):
 FULL = [(1, None), (2, None), (3, 1), (4, 2)]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", [p for p in placements(FULL) if p.values[2] == 0])
 def test_save_beyond_the_file_size_limit_keeps_the_old_file(n, upn, prog, tmp_path):
     """RLIMIT_FSIZE of 4096 bytes on every unit (EFBIG): the save raises on every unit with
@@ -392,7 +392,7 @@ def test_save_beyond_the_file_size_limit_keeps_the_old_file(n, upn, prog, tmp_pa
     run("full", n, upn, prog, tmp_path, "fsize")
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn", [(2, None), (4, 2)])
 def test_save_onto_a_full_tmpfs_keeps_the_old_file(n, upn, tmp_path):
     """A 48 KiB tmpfs that the file overflows (ENOSPC): the same promise."""
@@ -405,7 +405,7 @@ def test_save_onto_a_full_tmpfs_keeps_the_old_file(n, upn, tmp_path):
         undo()
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn", [(2, None), (3, 1)])
 def test_load_of_a_file_cut_or_deleted_meanwhile(n, upn, tmp_path):
     """Unit 0 truncates or deletes the file at a random moment of each of 30 loads: every
@@ -413,7 +413,7 @@ def test_load_of_a_file_cut_or_deleted_meanwhile(n, upn, tmp_path):
     run("racing_load", n, upn, 0, tmp_path, 30)
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_long_file_name_saves_and_loads_quietly():
     """A 200-character base name at 4 units on two emulated nodes: no message of Open MPI's
     shared-file-pointer component, no abort (the temporary file's name is short). The

@@ -23,7 +23,7 @@ REPO = launcher.HERE.parent.parent
 EXPERIMENTS = ["latency", "halo", "ghost", "gups", "nbi", "notify", "overlap", "windows", "alloc"]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.skipif(launcher.FLAVOR != "mpich", reason="the suite runs once, on MPICH")
 def test_benchmark_suite_quick(tmp_path: Path):
     out = tmp_path / "out"
@@ -162,7 +162,7 @@ def test_gate_rule():
     assert not gate.judge(144.0, 1.9, 0.18)  # 1.125x the new best
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.skipif(launcher.FLAVOR != "mpich", reason="the suite runs once, on MPICH")
 def test_gated_experiment(tmp_path: Path):
     """`all --gate` probes, runs the experiment and records how it was gated, whether

@@ -117,7 +117,7 @@ CASES += [
 ]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("name,n,upn,prog", CASES)
 def test_same_bytes(name, n, upn, prog, tmp_path: Path):
     want = reference(name)
@@ -163,7 +163,7 @@ RESTARTS = {
 }
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("name", list(RESTARTS))
 def test_restart_on_other_units_and_languages(name, tmp_path: Path):
     """K1 iterations on N units, then --restart with K2 more on M != N units, in another
@@ -192,7 +192,7 @@ def test_restart_on_other_units_and_languages(name, tmp_path: Path):
         last = out
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_restart_refuses_another_field(tmp_path: Path):
     """Every language refuses a --restart file of another shape with the same message,
     and one that is no .npy file, with status 2 (one unit each)."""
@@ -238,7 +238,7 @@ RING += [
 ]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", RING)
 def test_readme_halo_ring(n, upn, prog):
     """The README's ten-line halo exchange, in Python and in Fortran, prints the same."""
@@ -283,7 +283,7 @@ def halo_array_lines(n: int) -> list:
     return sorted(lines)
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", RING)
 def test_readme_halo_array(n, upn, prog):
     """The README's first example, a distributed array, in Python and in Fortran, prints

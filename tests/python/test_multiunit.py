@@ -18,7 +18,7 @@ from launcher import FLAVOR, check_scenario, placements, run_job, scenario
 import dartpy
 from dartpy import launch
 
-pytestmark = pytest.mark.mpi
+pytestmark = pytest.mark.multiunit
 
 
 ONESIDED = [(n, upn) for n in (1, 2, 3, 4) for upn in (None, 1, 2)]

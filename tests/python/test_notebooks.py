@@ -35,7 +35,7 @@ def outputs(nb, kind):
     ]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize(
     "name",
     [

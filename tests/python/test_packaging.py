@@ -115,7 +115,7 @@ def _run(cmd, timeout, **kw):
 
 
 @pytest.mark.sdist
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.skipif(os.environ.get("DART_TEST_SDIST", "1") == "0", reason="DART_TEST_SDIST=0")
 def test_sdist_installs_and_runs(tmp_path):
     t0 = time.monotonic()

@@ -29,7 +29,7 @@ import pytest
 
 from dartpy import launch
 
-pytestmark = [pytest.mark.mpi]
+pytestmark = [pytest.mark.multiunit]
 
 REPO = launcher.HERE.parent.parent
 BUILD = REPO / "_build" / launcher.FLAVOR
