@@ -123,6 +123,7 @@ module dart_c_binding
     integer(c_int32_t) :: stencil = 0
     integer(c_int32_t) :: exchange = 0
     integer(c_int16_t) :: team = 0
+    type(c_ptr) :: refusal = c_null_ptr
   end type c_dart_array_spec
 
   !> dart_array_info_t.

@@ -2,6 +2,7 @@
 // Error codes, per-thread detail messages and the translation of MPI errors.
 #include "internal.h"
 
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -11,9 +12,32 @@ namespace detail {
 
 namespace {
 thread_local char t_detail[1024] = "";
+thread_local int t_errno = 0;
+
+// The errno of an MPI-IO error class (0 for one that is no file-system error).
+int errno_of_class(int cls) {
+  switch (cls) {
+    case MPI_ERR_NO_SUCH_FILE: return ENOENT;
+    case MPI_ERR_ACCESS: return EACCES;
+    case MPI_ERR_NO_SPACE: return ENOSPC;
+    case MPI_ERR_QUOTA: return EDQUOT;
+    case MPI_ERR_READ_ONLY: return EROFS;
+    case MPI_ERR_FILE_EXISTS: return EEXIST;
+    case MPI_ERR_IO: return EIO;
+    default: return 0;
+  }
+}
+}  // namespace
+
+dart_ret_t with_errno(dart_ret_t code, int errnum) {
+  t_errno = errnum;
+  return code;
 }
 
+int last_errno() { return t_errno; }
+
 dart_ret_t fail(dart_ret_t code, const char *fn, const char *fmt, ...) {
+  t_errno = 0;
   int n = std::snprintf(t_detail, sizeof t_detail, "%s: ", fn);
   if (n < 0 || (size_t)n >= sizeof t_detail) n = 0;
   va_list ap;
@@ -35,7 +59,7 @@ dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) {
   char call[96];
   std::snprintf(call, sizeof call, "%s", what);
   if (char *p = std::strchr(call, '(')) *p = '\0';
-  return fail(code, fn, "%s failed: %s", call, msg);
+  return with_errno(fail(code, fn, "%s failed: %s", call, msg), errno_of_class(cls));
 }
 
 dart_ret_t lookup_error(Miss m, const dart_gptr_t &gp, size_t extent, const char *fn) {
@@ -148,3 +172,5 @@ extern "C" const char *dart_strerror(dart_ret_t ret) {
 }
 
 extern "C" const char *dart_error_detail(void) { return t_detail; }
+
+extern "C" int dart_error_errno(void) { return t_errno; }

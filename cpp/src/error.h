@@ -17,6 +17,11 @@ namespace detail {
 dart_ret_t fail(dart_ret_t code, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), cold));
 
+// The file system's errno behind the calling thread's last failure (0: none).
+// fail() clears it; with_errno(fail(...), e) records one. dart_error_errno() reads it.
+dart_ret_t with_errno(dart_ret_t code, int errnum);
+int last_errno();
+
 // Translates a failed MPI return code (not MPI_SUCCESS): records the MPI error string
 // (with `what`, the MPI call) and returns DART_ERR_NOMEM or DART_ERR_OTHER.
 dart_ret_t mpi_fail(int mpi_rc, const char *fn, const char *what) __attribute__((cold));

@@ -9,7 +9,8 @@
 // ValueError (this unit's argument) or DartError (another unit's, or a refused file).
 #include "core.h"
 
-#include <dash/dart/if/dart_array.h>
+#include "args.h"
+#include "array.h"
 
 #include <algorithm>
 #include <array>
@@ -22,9 +23,6 @@ namespace {
 constexpr int kMaxDims = DART_ARRAY_MAX_DIMS;
 const char *const kFn = "dartpy.Array";
 
-// A point type no file has (a load's dtype poison: basic_type_size 0, not UNDEFINED).
-const dart_datatype_t kNoType = (dart_datatype_t)-1;
-
 // Whether .npy files of the core hold arrays of this dtype: its DART point type reads
 // back as the same dtype (not so for bool, uint8, uint16, float16).
 bool in_files(int slot) { return slot_of_point(g_slots[slot].xfer, g_slots[slot].mult) == slot; }
@@ -33,114 +31,32 @@ const char *const kBoundary[] = {"none", "periodic"};
 const char *const kStencil[] = {"star", "box"};
 const char *const kExchange[] = {"auto", "get", "notify"};
 
-struct Array {
-  dart_array_t a = DART_ARRAY_NULL;
-  dart_array_info_t info{};
-  int slot = S_NONE;
-  uint64_t generation = 0;
-  std::shared_ptr<SegRecord> rec;  // the blocks' segment (views, exit, team_destroy)
-  bool node_local = false;         // every unit's block is on this node: small regions are copies
-  bool freed = false;              // by free()
-
-  Array() = default;
-  Array(const Array &) = delete;
-  Array &operator=(const Array &) = delete;
-
-  // dart.exit() and team_destroy free the memory under a live dart_array_t: the record
-  // says so. The core's struct is then left alone (its collective destroy cannot run).
-  bool live() const {
-    return a != DART_ARRAY_NULL && !freed && rec && !rec->freed && generation == g_generation &&
-           is_initialized();
-  }
-  void need(const char *fn) const {
-    if (live()) return;
-    if (!is_initialized())
-      raise_dart(DART_ERR_NOTINIT, fn, "DART is not initialized (dart.init())");
-    raise_dart(DART_ERR_INVAL, fn,
-               "this dartpy.Array was freed (by free(), dart.exit() or the destruction of "
-               "its team)");
-  }
-  int nd() const { return info.ndim; }
-  size_t itemsize() const { return g_slots[slot].itemsize; }
-  py::dtype dtype() const { return py::dtype::from_args(g_slot_dtype[slot]); }
-
-  ~Array() {
-    if (!live()) return;
-    std::string msg = "dartpy.Array of team " + std::to_string(info.team) +
-                      " was garbage-collected without free(); its memory stays allocated "
-                      "until dart.exit() (collective frees are never made by the garbage "
-                      "collector)";
-    if (PyErr_WarnEx(PyExc_ResourceWarning, msg.c_str(), 1) < 0) PyErr_WriteUnraisable(nullptr);
-  }
-};
-
-// ---- arguments -----------------------------------------------------------------------
-
-bool is_str(py::handle h) { return PyUnicode_Check(h.ptr()); }
-// An int but no bool (NumPy treats a bool index as a mask), or an object with __index__
-// that is no sequence (NumPy integer scalars; NumPy arrays have __index__ too).
-bool is_int(py::handle h) {
-  return PyLong_Check(h.ptr()) ? !PyBool_Check(h.ptr())
-                               : PyIndex_Check(h.ptr()) && !PySequence_Check(h.ptr());
-}
-bool is_seq(py::handle h) { return PySequence_Check(h.ptr()) && !is_str(h) && !is_int(h); }
+// ---- arguments (args.h: the binding's one argument layer) --------------------------
 
 int64_t as_int(py::handle h, const std::string &what, int64_t lo, int64_t hi) {
-  if (!is_int(h))
-    throw py::type_error(std::string(kFn) + ": " + what + " must be an int, not " + tname(h));
-  py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
-  if (!i) throw py::error_already_set();
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-  if (overflow || v < lo || v > hi)
-    throw py::value_error(std::string(kFn) + ": " + what + " = " + std::string(py::str(i)) +
-                          " is out of range");
-  return v;
+  return args::as_int(h, kFn, what, lo, hi);
 }
-
-int32_t as_int32(py::handle h, const std::string &what) {
-  return (int32_t)as_int(h, what, INT32_MIN, INT32_MAX);
-}
-
+int32_t as_int32(py::handle h, const std::string &what) { return args::as_int32(h, kFn, what); }
 std::vector<py::object> as_list(py::handle h, const std::string &what, const char *forms) {
-  if (!is_seq(h))
-    throw py::type_error(std::string(kFn) + ": " + what + " must be " + forms + ", not " +
-                         tname(h));
-  std::vector<py::object> out;
-  for (auto item : py::reinterpret_borrow<py::sequence>(h))
-    out.push_back(py::reinterpret_borrow<py::object>(item));
-  return out;
+  return args::as_list(h, kFn, what, forms);
 }
-
-// One per-dimension value: the same for every dimension, or a sequence of ndim of them.
 std::vector<py::object> per_dim(py::handle h, int nd, const char *arg, bool scalar,
                                 const char *forms) {
-  if (scalar) return std::vector<py::object>((size_t)nd, py::reinterpret_borrow<py::object>(h));
-  auto v = as_list(h, std::string("argument '") + arg + "'", forms);
-  if ((int)v.size() != nd)
-    throw py::value_error(std::string(kFn) + ": argument '" + arg + "' has " +
-                          std::to_string(v.size()) + (v.size() == 1 ? " entry" : " entries") +
-                          " but the array has " + std::to_string(nd) +
-                          (nd == 1 ? " dimension" : " dimensions"));
-  return v;
+  return args::per_dim(h, kFn, nd, arg, scalar, forms);
 }
-
 int keyword(py::handle h, const std::string &what, const char *const *names, int n) {
-  if (!is_str(h))
-    throw py::type_error(std::string(kFn) + ": " + what + " must be a str, not " + tname(h));
-  std::string s = h.cast<std::string>(), all;
-  for (int i = 0; i < n; ++i) {
-    if (s == names[i]) return i;
-    all += std::string(i ? (i + 1 == n ? " or " : ", ") : "") + "'" + names[i] + "'";
-  }
-  throw py::value_error(std::string(kFn) + ": " + what + " is '" + s + "', not " + all);
+  return args::keyword(h, kFn, what, names, n);
 }
+using args::is_int;
+using args::is_seq;
+using args::is_str;
 
 // The spec of a creation or a load. A bad argument of this unit must not raise before
 // the collective call (the other units would wait in it forever): its error is kept
-// (Deferred) and the field it belongs to gets a value the core rejects, so that every
-// unit fails in dart_array_create (dart_array_load) and the others' DartError names this
-// unit and that field. The dimension being parsed is `dim`.
+// (Deferred) and its message goes to the core as the spec's refusal, so that every unit
+// fails in dart_array_create (dart_array_load) and the others' DartError names this unit
+// and says why ("refused by the binding: dartpy.Array: argument 'halo' ..."). The
+// dimension being parsed is `dim`.
 //
 // A load (no `shape`: a null handle) takes the number of dimensions from the
 // per-dimension arguments given as sequences (ndim 0, the file's, when there are none: the
@@ -152,162 +68,140 @@ struct SpecArgs {
   dart_array_spec_t spec;
   std::vector<int64_t> blocks;
   Deferred error;
+  std::string refusal;  // the error's message (spec.refusal points here)
   int dim = 0;
   int slot = S_NONE;
 };
+
+// The message of a kept error.
+std::string message_of(const Deferred &d) {
+  try {
+    std::rethrow_exception(d.error);
+  } catch (py::error_already_set &e) {
+    return py::str(e.value()).cast<std::string>();
+  } catch (std::exception &e) {
+    return e.what();
+  } catch (...) {
+  }
+  return "an argument was refused";
+}
 
 void parse_spec(SpecArgs &p, py::handle shape, py::handle dtype, py::handle halo,
                 py::handle boundary, py::handle stencil, py::handle procs, py::handle blocks,
                 py::handle exchange) {
   dart_array_spec_t &s = p.spec;
   dart_array_spec_init(&s);
-  static const int64_t kNoBlocks[1] = {0};
-  // Each step parses one argument; on failure it marks its field invalid and parsing stops.
-  auto step = [&](auto &&parse, auto &&poison) {
+  // Each step parses one argument; the first failure is the spec's refusal and parsing stops.
+  auto step = [&](auto &&parse) {
     if (p.error) return;
     p.dim = 0;
     p.error.run(parse);
-    if (p.error) poison();
+    if (p.error) {
+      p.refusal = message_of(p.error);
+      s.refusal = p.refusal.c_str();
+    }
   };
   const bool load = shape.ptr() == nullptr;
-  step(
-      [&] {
-        if (load) {
-          s.ndim = 0;
-          // (a str boundary or an int halo is scalar; a malformed one fails in its own step)
-          const std::pair<const char *, py::handle> args[] = {
-              {"halo", halo}, {"boundary", boundary}, {"procs", procs}, {"blocks", blocks}};
-          for (const auto &[arg, h] : args) {
-            if (h.is_none() || !is_seq(h) || s.ndim != 0) continue;
-            const size_t n = (size_t)PySequence_Size(h.ptr());
-            if (n < 1 || n > (size_t)kMaxDims)
-              throw py::value_error(std::string(kFn) + ".load: argument '" + arg + "' has " +
-                                    std::to_string(n) +
-                                    " entries; arrays have 1 to "
-                                    "ARRAY_MAX_DIMS (" +
-                                    std::to_string(kMaxDims) + ") dimensions");
-            s.ndim = (int32_t)n;
-          }
-          return;
-        }
-        std::vector<py::object> dims;
-        if (is_int(shape))
-          dims.push_back(py::reinterpret_borrow<py::object>(shape));
-        else
-          dims = as_list(shape, "argument 'shape'", "an int or a sequence of ints");
-        s.ndim = (int32_t)std::min<size_t>(dims.size(), 1000);
-        if (dims.empty() || dims.size() > (size_t)kMaxDims)
-          throw py::value_error(std::string(kFn) + ": argument 'shape' has " +
-                                std::to_string(dims.size()) +
-                                " dimensions; arrays have 1 to "
+  step([&] {
+    if (load) {
+      s.ndim = 0;
+      // (a str boundary or an int halo is scalar; a malformed one fails in its own step)
+      const std::pair<const char *, py::handle> args[] = {
+          {"halo", halo}, {"boundary", boundary}, {"procs", procs}, {"blocks", blocks}};
+      for (const auto &[arg, h] : args) {
+        if (h.is_none() || !is_seq(h) || s.ndim != 0) continue;
+        const size_t n = (size_t)PySequence_Size(h.ptr());
+        if (n < 1 || n > (size_t)kMaxDims)
+          throw py::value_error(std::string(kFn) + ".load: argument '" + arg + "' has " +
+                                std::to_string(n) +
+                                " entries; arrays have 1 to "
                                 "ARRAY_MAX_DIMS (" +
-                                std::to_string(kMaxDims) + ")");
-        for (p.dim = 0; p.dim < s.ndim; ++p.dim)  // (extents < 1: the core's check)
-          s.shape[p.dim] = as_int(dims[(size_t)p.dim],
-                                  "argument 'shape[" + std::to_string(p.dim) + "]'", INT64_MIN,
-                                  INT64_MAX);
-      },
-      [&] {
-        if (load)
-          s.ndim = -1;  // never the file's
-        else if (s.ndim >= 1 && s.ndim <= kMaxDims)
-          s.shape[p.dim] = 0;
-      });
+                                std::to_string(kMaxDims) + ") dimensions");
+        s.ndim = (int32_t)n;
+      }
+      return;
+    }
+    // (extents < 1: the core's check)
+    const std::vector<int64_t> dims = args::shape(shape, kFn, kMaxDims, INT64_MIN);
+    s.ndim = (int32_t)dims.size();
+    for (p.dim = 0; p.dim < s.ndim; ++p.dim) s.shape[p.dim] = dims[(size_t)p.dim];
+  });
   // (a load of the file's ndim: the scalar arguments fill every dimension)
   const int nd = load && s.ndim == 0 ? kMaxDims : std::max(1, std::min((int)s.ndim, kMaxDims));
-  step(
-      [&] {
-        if (load && dtype.is_none()) return;  // the file's
-        p.slot = slot_of_dtype(dtype, load ? "dartpy.Array.load" : kFn, "dtype");
-        if (load && !in_files(p.slot))
-          throw py::type_error(
-              std::string(kFn) +
-              ".load: argument 'dtype': no .npy file of a "
-              "DART array holds " +
-              slot_name(p.slot) + " (DART moves it as " +
-              slot_name(slot_of_point(g_slots[p.slot].xfer, g_slots[p.slot].mult)) + ")");
-        s.dtype = g_slots[p.slot].xfer;
-        s.components = (int32_t)g_slots[p.slot].mult;  // complex: pairs of the real type
-      },
-      [&] {
-        // a load compares a given dtype with the file's: one DART has no name for never matches
-        s.dtype = load ? kNoType : DART_TYPE_UNDEFINED;
-      });
-  step(
-      [&] {
-        const char *forms = "an int, a sequence of ints or of (lo, hi) pairs, one per dimension";
-        auto v = per_dim(halo, nd, "halo", is_int(halo), forms);
-        for (p.dim = 0; p.dim < nd; ++p.dim) {  // (negative widths: the core's check)
-          const std::string what = "halo[" + std::to_string(p.dim) + "]",
-                            arg = "argument '" + what + "'";
-          const py::object &h = v[(size_t)p.dim];
-          if (is_int(h)) {
-            s.halo_lo[p.dim] = s.halo_hi[p.dim] = as_int32(h, arg);
-            continue;
-          }
-          auto pair = as_list(h, arg, "an int or a (lo, hi) pair");
-          if (pair.size() != 2)
-            throw py::value_error(std::string(kFn) + ": " + arg +
-                                  " must be an int or a (lo, hi) "
-                                  "pair, not " +
-                                  std::to_string(pair.size()) + " values");
-          s.halo_lo[p.dim] = as_int32(pair[0], "argument '" + what + "[0]'");
-          s.halo_hi[p.dim] = as_int32(pair[1], "argument '" + what + "[1]'");
-        }
-      },
-      [&] { s.halo_lo[p.dim] = -1; });
-  step(
-      [&] {
-        auto v = per_dim(boundary, nd, "boundary", is_str(boundary),
-                         "'none', 'periodic' or a sequence of them, one per dimension");
-        for (p.dim = 0; p.dim < nd; ++p.dim)
-          s.boundary[p.dim] = keyword(v[(size_t)p.dim],
-                                      is_str(boundary)
-                                          ? std::string("argument 'boundary'")
-                                          : "argument 'boundary[" + std::to_string(p.dim) + "]'",
-                                      kBoundary, 2);
-      },
-      [&] { s.boundary[p.dim] = -1; });
-  step([&] { s.stencil = keyword(stencil, "argument 'stencil'", kStencil, 2); },
-       [&] { s.stencil = -1; });
-  step([&] { s.exchange = keyword(exchange, "argument 'exchange'", kExchange, 3); },
-       [&] { s.exchange = -1; });
-  step(
-      [&] {
-        if (procs.is_none()) return;  // all chosen
-        auto v = per_dim(procs, nd, "procs", false, "a sequence of ints, one per dimension");
-        for (p.dim = 0; p.dim < nd; ++p.dim)  // (0: chosen; negative: the core's check)
-          s.procs[p.dim] = as_int32(v[(size_t)p.dim],
-                                    "argument 'procs[" + std::to_string(p.dim) + "]'");
-      },
-      [&] { s.procs[p.dim] = -1; });
-  step(
-      [&] {
-        if (blocks.is_none()) return;
-        auto v = per_dim(blocks, nd, "blocks", false,
-                         "a sequence of block extents per dimension (or None)");
-        for (p.dim = 0; p.dim < nd; ++p.dim) {
-          const std::string what = "blocks[" + std::to_string(p.dim) + "]";
-          auto ext = as_list(v[(size_t)p.dim], "argument '" + what + "'",
-                             "a sequence of block extents");
-          if (s.procs[p.dim] == 0) {  // procs follow from the blocks
-            s.procs[p.dim] = (int32_t)std::min<size_t>(ext.size(), INT32_MAX);
-          } else if ((size_t)s.procs[p.dim] != ext.size()) {
-            throw py::value_error(std::string(kFn) + ": argument '" + what + "' has " +
-                                  std::to_string(ext.size()) + " extents but procs[" +
-                                  std::to_string(p.dim) + "] is " + std::to_string(s.procs[p.dim]));
-          }
-          for (size_t c = 0; c < ext.size(); ++c)  // (extents < 1, sums: the core's checks)
-            p.blocks.push_back(as_int(ext[c], "argument '" + what + "[" + std::to_string(c) + "]'",
-                                      INT64_MIN, INT64_MAX));
-        }
-        s.blocks = p.blocks.data();
-      },
-      [&] {
-        // "blocks are given but procs[d] is not": the core stops there, before reading them
-        s.blocks = kNoBlocks;
-        s.procs[p.dim] = 0;
-      });
+  step([&] {
+    if (load && dtype.is_none()) return;  // the file's
+    p.slot = slot_of_dtype(dtype, load ? "dartpy.Array.load" : kFn, "dtype");
+    if (load && !in_files(p.slot))
+      throw py::type_error(std::string(kFn) +
+                           ".load: argument 'dtype': no .npy file of a "
+                           "DART array holds " +
+                           slot_name(p.slot) + " (DART moves it as " +
+                           slot_name(slot_of_point(g_slots[p.slot].xfer, g_slots[p.slot].mult)) +
+                           ")");
+    s.dtype = g_slots[p.slot].xfer;
+    s.components = (int32_t)g_slots[p.slot].mult;  // complex: pairs of the real type
+  });
+  step([&] {
+    const char *forms = "an int, a sequence of ints or of (lo, hi) pairs, one per dimension";
+    auto v = per_dim(halo, nd, "halo", is_int(halo), forms);
+    for (p.dim = 0; p.dim < nd; ++p.dim) {  // (negative widths: the core's check)
+      const std::string what = "halo[" + std::to_string(p.dim) + "]",
+                        arg = "argument '" + what + "'";
+      const py::object &h = v[(size_t)p.dim];
+      if (is_int(h)) {
+        s.halo_lo[p.dim] = s.halo_hi[p.dim] = as_int32(h, arg);
+        continue;
+      }
+      auto pair = as_list(h, arg, "an int or a (lo, hi) pair");
+      if (pair.size() != 2)
+        throw py::value_error(std::string(kFn) + ": " + arg +
+                              " must be an int or a (lo, hi) "
+                              "pair, not " +
+                              std::to_string(pair.size()) + " values");
+      s.halo_lo[p.dim] = as_int32(pair[0], "argument '" + what + "[0]'");
+      s.halo_hi[p.dim] = as_int32(pair[1], "argument '" + what + "[1]'");
+    }
+  });
+  step([&] {
+    auto v = per_dim(boundary, nd, "boundary", is_str(boundary),
+                     "'none', 'periodic' or a sequence of them, one per dimension");
+    for (p.dim = 0; p.dim < nd; ++p.dim)
+      s.boundary[p.dim] = keyword(v[(size_t)p.dim],
+                                  is_str(boundary)
+                                      ? std::string("argument 'boundary'")
+                                      : "argument 'boundary[" + std::to_string(p.dim) + "]'",
+                                  kBoundary, 2);
+  });
+  step([&] { s.stencil = keyword(stencil, "argument 'stencil'", kStencil, 2); });
+  step([&] { s.exchange = keyword(exchange, "argument 'exchange'", kExchange, 3); });
+  step([&] {
+    if (procs.is_none()) return;  // all chosen
+    auto v = per_dim(procs, nd, "procs", false, "a sequence of ints, one per dimension");
+    for (p.dim = 0; p.dim < nd; ++p.dim)  // (0: chosen; negative: the core's check)
+      s.procs[p.dim] = as_int32(v[(size_t)p.dim],
+                                "argument 'procs[" + std::to_string(p.dim) + "]'");
+  });
+  step([&] {
+    if (blocks.is_none()) return;
+    auto v = per_dim(blocks, nd, "blocks", false,
+                     "a sequence of block extents per dimension (or None)");
+    for (p.dim = 0; p.dim < nd; ++p.dim) {
+      const std::string what = "blocks[" + std::to_string(p.dim) + "]";
+      auto ext = as_list(v[(size_t)p.dim], "argument '" + what + "'",
+                         "a sequence of block extents");
+      if (s.procs[p.dim] == 0) {  // procs follow from the blocks
+        s.procs[p.dim] = (int32_t)std::min<size_t>(ext.size(), INT32_MAX);
+      } else if ((size_t)s.procs[p.dim] != ext.size()) {
+        throw py::value_error(std::string(kFn) + ": argument '" + what + "' has " +
+                              std::to_string(ext.size()) + " extents but procs[" +
+                              std::to_string(p.dim) + "] is " + std::to_string(s.procs[p.dim]));
+      }
+      for (size_t c = 0; c < ext.size(); ++c)  // (extents < 1, sums: the core's checks)
+        p.blocks.push_back(as_int(ext[c], "argument '" + what + "[" + std::to_string(c) + "]'",
+                                  INT64_MIN, INT64_MAX));
+    }
+    s.blocks = p.blocks.data();
+  });
 }
 
 // ---- creation ------------------------------------------------------------------------
@@ -343,7 +237,6 @@ std::unique_ptr<Array> create(py::handle shape, py::handle dtype, py::handle tea
   SpecArgs p;
   parse_spec(p, shape, dtype, halo, boundary, stencil, procs, blocks, exchange);
   p.spec.team = team;
-  if (p.error && dart_array_spec_check(&p.spec) == DART_OK) p.spec.ndim = 0;  // never passes
   dart_array_t handle = DART_ARRAY_NULL;
   dart_ret_t rc;
   {
@@ -410,7 +303,7 @@ void save(const Array &a, py::handle path) {
     rc = dart_array_save(a.a, local ? "" : p.c_str());
   }
   local.rethrow();
-  check(rc, "dart_array_save");
+  if (rc != DART_OK) raise_file_error(rc, "dart_array_save", p);
 }
 
 // This unit's arguments alone, without the file: the spec of a load with a shape that
@@ -450,10 +343,13 @@ std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h
   std::string file;
   p.error.run([&] { file = path_arg(path, "dartpy.Array.load"); });
   const bool named = !p.error;
-  if (named)
+  if (named) {
     parse_spec(p, py::handle(), dtype, halo, boundary, stencil, procs, blocks, exchange);
-  else
+  } else {
     dart_array_spec_init(&p.spec);
+    p.refusal = message_of(p.error);
+    p.spec.refusal = p.refusal.c_str();
+  }
   p.spec.team = team;
   dart_array_t handle = DART_ARRAY_NULL;
   dart_ret_t rc;
@@ -477,13 +373,14 @@ std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h
       throw py::type_error(relabel(e.what()));
     }
     const std::string detail = dart_error_detail();
+    const int errnum = dart_error_errno();
     if (rc == DART_ERR_INVAL && check_alone(p.spec) == DART_ERR_INVAL) {
       const std::string prefix = "dart_array_spec_check: ", why = dart_error_detail();
       throw py::value_error(
           std::string(kFn) + ".load: " +
           (why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size()) : why));
     }
-    raise_dart(rc, "dart_array_load", detail.c_str());
+    raise_file_error(rc, "dart_array_load", file, detail.c_str(), errnum);
   }
   dart_array_info_t in;
   check(dart_array_get_info(handle, &in), "dart_array_get_info");

@@ -47,6 +47,12 @@ extern py::object g_dart_error;
 // call `fn` that returned rc. detail is dart_error_detail() of this thread unless given
 // (only for failures outside DART, e.g. of MPI_Init_thread). The GIL must be held.
 [[noreturn]] void raise_dart(dart_ret_t rc, const char *fn, const char *detail = nullptr);
+// The same for a failed file call on `path`: the exception class follows the file
+// system's errno (dart_error_errno() unless given: FileNotFoundError, PermissionError,
+// ... subclasses of DartError) or, for DART_ERR_INVAL, a malformed file
+// (dartpy._errors.file_error).
+[[noreturn]] void raise_file_error(dart_ret_t rc, const char *fn, const std::string &path,
+                                   const char *detail = nullptr, int errnum = -1);
 
 inline void check(dart_ret_t rc, const char *fn) {
   if (rc != DART_OK) raise_dart(rc, fn);

@@ -2,6 +2,7 @@
 // dartpy._core: the extension module. Each object's functions and classes are registered
 // by its own file (see core.h); the order matters where one uses another's class (Team
 // before the collectives' default team argument).
+#include "args.h"
 #include "core.h"
 
 PYBIND11_MODULE(_core, m) {
@@ -9,6 +10,7 @@ PYBIND11_MODULE(_core, m) {
   using namespace dartpy;
   bind_errors(m);
   bind_types(m);
+  args::bind(m);
   bind_init(m);
   bind_gptr(m);
   bind_memory(m);
@@ -23,4 +25,5 @@ PYBIND11_MODULE(_core, m) {
   bind_coll(m);
   bind_notify(m);
   bind_array(m);
+  // PENDING bind_array_reduce(m);
 }

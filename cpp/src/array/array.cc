@@ -161,7 +161,8 @@ dart_ret_t array_create(const dart_array_spec_t *spec, dart_array_t *array, cons
   size_t nunits = 0;
   DART_ARRAY_TRY(dart_team_size(spec->team, &nunits), fn);
   std::unique_ptr<dart_array_struct> a(new dart_array_struct());
-  const dart_ret_t local = build_local(a.get(), *spec, fn);
+  const dart_ret_t local = spec->refusal != nullptr ? refused(*spec, fn)
+                                                    : build_local(a.get(), *spec, fn);
   const uint64_t key = local == DART_OK ? spec_hash(*spec) : 0;
   if (dart_ret_t rc = agree(
           spec->team, local, key, [&] { return spec_describe(*spec); }, fn);
@@ -253,6 +254,7 @@ dart_ret_t dart_array_dims_create(int32_t nunits, int32_t ndim, int32_t *procs) 
 dart_ret_t dart_array_spec_check(const dart_array_spec_t *spec) {
   const char *fn = "dart_array_spec_check";
   if (spec == nullptr) return fail(DART_ERR_INVAL, fn, "spec is NULL");
+  if (spec->refusal != nullptr) return refused(*spec, fn);
   Decomp dc;
   return decomp_build(*spec, fn, &dc);
 }

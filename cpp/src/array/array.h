@@ -27,7 +27,9 @@ namespace dart {
 namespace array {
 
 using detail::fail;
+using detail::last_errno;
 using detail::mpi_fail;
+using detail::with_errno;
 
 constexpr int kMaxDims = DART_ARRAY_MAX_DIMS;
 using Index = std::array<int64_t, kMaxDims>;
@@ -79,6 +81,8 @@ dart_ret_t decomp_build(const dart_array_spec_t &spec, const char *fn, Decomp *o
 // for the message that names two units whose specs differ, and its 64-bit hash.
 std::string spec_describe(const dart_array_spec_t &spec);
 uint64_t spec_hash(const dart_array_spec_t &spec);
+// The failure of a spec whose caller refused its own argument (spec.refusal set).
+dart_ret_t refused(const dart_array_spec_t &spec, const char *fn);
 
 // Point strides of a C-order block of `block` points per dimension.
 Index c_strides(int ndim, const Index &block);

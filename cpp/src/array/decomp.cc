@@ -293,6 +293,10 @@ std::string spec_describe(const dart_array_spec_t &spec) {
   return s;
 }
 
+dart_ret_t refused(const dart_array_spec_t &spec, const char *fn) {
+  return fail(DART_ERR_INVAL, fn, "refused by the binding: %s", spec.refusal);
+}
+
 uint64_t spec_hash(const dart_array_spec_t &spec) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a
   for (unsigned char ch : spec_describe(spec)) {

@@ -109,7 +109,7 @@ struct Head {
   int32_t code;  // DART_OK or the refusal
   int32_t ndim;
   int32_t components;
-  int32_t pad_;
+  int32_t errnum;  // the file system's errno behind a refusal (dart_error_errno)
   int64_t shape[kMaxDims];
   int64_t offset;  // where the data starts
   int64_t dtype;
@@ -143,14 +143,18 @@ const char *value_of(const std::string &dict, const char *key) {
 dart_ret_t read_head(const char *path, Head *h) {
   std::memset(h, 0, sizeof *h);
   const int fd = open(path, O_RDONLY);
-  if (fd < 0) return refuse(h, DART_ERR_OTHER, "cannot open '%s': %s", path, std::strerror(errno));
+  if (fd < 0) {
+    h->errnum = errno;
+    return refuse(h, DART_ERR_OTHER, "cannot open '%s': %s", path, std::strerror(h->errnum));
+  }
   struct stat st;
   unsigned char pre[12];
   std::string dict;
   ssize_t got = fstat(fd, &st) == 0 ? read(fd, pre, sizeof pre) : -1;
   dart_ret_t rc = DART_OK;
   if (got < 0) {
-    rc = refuse(h, DART_ERR_OTHER, "cannot read '%s': %s", path, std::strerror(errno));
+    h->errnum = errno;
+    rc = refuse(h, DART_ERR_OTHER, "cannot read '%s': %s", path, std::strerror(h->errnum));
   } else if (got < 10 || std::memcmp(pre, kMagic, 6) != 0) {
     rc = refuse(h, DART_ERR_INVAL, "'%s' is not a .npy file (no NumPy magic string)", path);
   } else if (pre[6] < 1 || pre[6] > 3) {
@@ -344,7 +348,8 @@ dart_ret_t naming_path(dart_ret_t rc, const char *lead, const std::string &path,
   if (rc == DART_OK) return rc;
   const std::string text = without_fn(dart_error_detail(), fn);
   if (text.find("'" + path + "'") != std::string::npos) return rc;
-  return fail(rc, fn, "%s '%s': %s", lead, path.c_str(), text.c_str());
+  const int errnum = last_errno();
+  return with_errno(fail(rc, fn, "%s '%s': %s", lead, path.c_str(), text.c_str()), errnum);
 }
 
 // Unit 0's check of the closed temporary file `tmp` of a save to `path`: it holds
@@ -355,34 +360,47 @@ dart_ret_t naming_path(dart_ret_t rc, const char *lead, const std::string &path,
 // ENOSPC, EDQUOT) and is harmless, the file being removed.
 dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes, const char *fn) {
   const int fd = open(tmp, O_RDWR);
-  if (fd < 0)
-    return fail(DART_ERR_OTHER, fn,
-                "cannot save to '%s': the written file '%s' cannot be "
-                "opened again: %s",
-                path.c_str(), tmp, std::strerror(errno));
+  if (fd < 0) {
+    const int e = errno;
+    return with_errno(fail(DART_ERR_OTHER, fn,
+                           "cannot save to '%s': the written file '%s' cannot be "
+                           "opened again: %s",
+                           path.c_str(), tmp, std::strerror(e)),
+                      e);
+  }
   dart_ret_t rc = DART_OK;
   struct stat st;
   if (fstat(fd, &st) != 0) {
-    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': fstat of '%s': %s", path.c_str(), tmp,
-              std::strerror(errno));
+    const int e = errno;
+    rc = with_errno(fail(DART_ERR_OTHER, fn, "cannot save to '%s': fstat of '%s': %s", path.c_str(),
+                         tmp, std::strerror(e)),
+                    e);
   } else if ((int64_t)st.st_size != bytes) {
     const char zero = 0;
     errno = 0;
     const bool refused = st.st_size < bytes && pwrite(fd, &zero, 1, (off_t)(bytes - 1)) < 0;
-    rc = fail(DART_ERR_OTHER, fn,
-              "cannot save to '%s': the file system took %lld of its %lld "
-              "bytes (%s); the file at '%s' is as it was",
-              path.c_str(), (long long)st.st_size, (long long)bytes,
-              refused ? std::strerror(errno) : "no error from the MPI-IO library", path.c_str());
+    const int e = refused ? errno : EIO;
+    rc = with_errno(
+        fail(DART_ERR_OTHER, fn,
+             "cannot save to '%s': the file system took %lld of its %lld "
+             "bytes (%s); the file at '%s' is as it was",
+             path.c_str(), (long long)st.st_size, (long long)bytes,
+             refused ? std::strerror(e) : "no error from the MPI-IO library", path.c_str()),
+        e);
   } else if (fsync(fd) != 0) {
-    rc = fail(DART_ERR_OTHER, fn,
-              "cannot save to '%s': fsync: %s; the file at '%s' is as it "
-              "was",
-              path.c_str(), std::strerror(errno), path.c_str());
+    const int e = errno;
+    rc = with_errno(fail(DART_ERR_OTHER, fn,
+                         "cannot save to '%s': fsync: %s; the file at '%s' is as it "
+                         "was",
+                         path.c_str(), std::strerror(e), path.c_str()),
+                    e);
   }
-  if (close(fd) != 0 && rc == DART_OK)
-    rc = fail(DART_ERR_OTHER, fn, "cannot save to '%s': close: %s", path.c_str(),
-              std::strerror(errno));
+  if (close(fd) != 0 && rc == DART_OK) {
+    const int e = errno;
+    rc = with_errno(
+        fail(DART_ERR_OTHER, fn, "cannot save to '%s': close: %s", path.c_str(), std::strerror(e)),
+        e);
+  }
   return rc;
 }
 
@@ -392,13 +410,20 @@ dart_ret_t check_target(const std::string &path, const char *fn) {
   const std::string dir = folder_of(path);
   struct stat st;
   if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
-    return fail(DART_ERR_INVAL, fn, "cannot save to '%s': the folder '%s' does not exist",
-                path.c_str(), dir.c_str());
-  if (access(dir.c_str(), W_OK | X_OK) != 0)
-    return fail(DART_ERR_OTHER, fn, "cannot save to '%s': the folder '%s' is not writable (%s)",
-                path.c_str(), dir.c_str(), std::strerror(errno));
+    return with_errno(
+        fail(DART_ERR_INVAL, fn, "cannot save to '%s': the folder '%s' does not exist",
+             path.c_str(), dir.c_str()),
+        ENOENT);
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    const int e = errno;
+    return with_errno(
+        fail(DART_ERR_OTHER, fn, "cannot save to '%s': the folder '%s' is not writable (%s)",
+             path.c_str(), dir.c_str(), std::strerror(e)),
+        e);
+  }
   if (stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    return fail(DART_ERR_INVAL, fn, "cannot save to '%s': it is a directory", path.c_str());
+    return with_errno(
+        fail(DART_ERR_INVAL, fn, "cannot save to '%s': it is a directory", path.c_str()), EISDIR);
   return DART_OK;
 }
 
@@ -487,8 +512,10 @@ dart_ret_t dart_array_save(dart_array_t a, const char *path) {
       // The folder is not synced after the rename: a crash leaves the old or the new
       // file at path, each complete (the new one was synced before), which is all the
       // guarantee asks; a sync of the folder would add a journal commit to every save.
-      local = fail(DART_ERR_OTHER, fn, "cannot rename '%s' to '%s': %s", tmp, p.c_str(),
-                   std::strerror(errno));
+      const int e = errno;
+      local = with_errno(fail(DART_ERR_OTHER, fn, "cannot rename '%s' to '%s': %s", tmp, p.c_str(),
+                              std::strerror(e)),
+                         e);
       unlink(tmp);
     }
   }
@@ -501,7 +528,8 @@ dart_ret_t dart_array_file_info(const char *path, int32_t *ndim, int64_t *shape,
   const char *fn = "dart_array_file_info";
   if (path == nullptr) return fail(DART_ERR_INVAL, fn, "path is NULL");
   Head h;
-  if (read_head(path, &h) != DART_OK) return fail((dart_ret_t)h.code, fn, "%s", h.text);
+  if (read_head(path, &h) != DART_OK)
+    return with_errno(fail((dart_ret_t)h.code, fn, "%s", h.text), h.errnum);
   if (ndim) *ndim = h.ndim;
   if (shape)
     for (int d = 0; d < h.ndim; ++d) shape[d] = h.shape[d];
@@ -519,14 +547,16 @@ dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec, dart
   DART_ARRAY_TRY(dart_team_myid(spec->team, &me), fn);
   // Every unit names the same file.
   const std::string p = path ? path : "";
-  const dart_ret_t named = path ? DART_OK : fail(DART_ERR_INVAL, fn, "path is NULL");
+  const dart_ret_t named = spec->refusal != nullptr ? refused(*spec, fn)
+                           : path                   ? DART_OK
+                                                    : fail(DART_ERR_INVAL, fn, "path is NULL");
   DART_TRY(agree(spec->team, named, hash_text(p), [&] { return "path '" + p + "'"; }, fn));
   // Unit 0 reads the header; everybody gets its outcome (one message everywhere).
   Head h;
   std::memset(&h, 0, sizeof h);
   if (me.id == 0) read_head(path, &h);
   DART_ARRAY_TRY(dart_bcast(&h, sizeof h, DART_TYPE_BYTE, dart_team_unit_t{0}, spec->team), fn);
-  if (h.code != DART_OK) return fail((dart_ret_t)h.code, fn, "%s", h.text);
+  if (h.code != DART_OK) return with_errno(fail((dart_ret_t)h.code, fn, "%s", h.text), h.errnum);
   // The spec with the file's shape and type; a mismatch of the caller's is a bad argument.
   dart_array_spec_t s = *spec;
   dart_ret_t local = DART_OK;
@@ -586,8 +616,9 @@ dart_ret_t dart_array_load(const char *path, const dart_array_spec_t *spec, dart
   }
   if (rc != DART_OK) {
     const std::string why = dart_error_detail();
+    const int errnum = last_errno();
     dart_array_destroy(&a);
-    return fail(rc, fn, "%s", without_fn(why, fn).c_str());
+    return with_errno(fail(rc, fn, "%s", without_fn(why, fn).c_str()), errnum);
   }
   *out = a;
   return DART_OK;

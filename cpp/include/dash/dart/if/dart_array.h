@@ -96,6 +96,12 @@ typedef struct dart_array_spec {
   int32_t stencil;                      /**< dart_array_stencil_t */
   int32_t exchange;                     /**< dart_array_exchange_t */
   dart_team_t team;                     /**< the team the array is distributed over */
+  /** NULL (dart_array_spec_init's), or why this unit's caller refused its own argument
+   *  (a binding that cannot translate it: "argument 'halo' must be ..."). The creation
+   *  (or load) then fails on every unit of the team, with DART_ERR_INVAL and "refused by
+   *  the binding: <reason>" here and naming this unit on the others, so that no unit waits
+   *  and no field has to carry an invalid value. Read during the call only. */
+  const char *refusal;
 } dart_array_spec_t;
 
 /** Everything a unit knows about an array (dart_array_get_info). Per-dimension fields

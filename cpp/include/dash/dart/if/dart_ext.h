@@ -32,6 +32,14 @@ const char *dart_strerror(dart_ret_t ret);
  */
 const char *dart_error_detail(void);
 
+/**
+ * The errno behind the most recent failed DART call on the calling thread when the file
+ * system refused it (ENOENT, EACCES, EISDIR, ENOSPC, EFBIG, ...: the array files), else 0.
+ * A collective call that failed on another unit for such a reason gives that unit's errno
+ * on every unit (its message names the unit). Local call.
+ */
+int dart_error_errno(void);
+
 /* ---- global pointer fields without bitfields (for bindings) ---------- */
 
 /**
