@@ -37,7 +37,15 @@ from typing import Any, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from ._errors import DartError  # before _core, which raises it
+from ._errors import (  # before _core, which raises them
+    DartError,
+    DartFileError,  # noqa: F401
+    DartFileFormatError,  # noqa: F401
+    DartFileNotFoundError,  # noqa: F401
+    DartIsADirectoryError,  # noqa: F401
+    DartNotADirectoryError,  # noqa: F401
+    DartPermissionError,  # noqa: F401
+)
 
 # isort: split
 from . import _core
@@ -56,6 +64,15 @@ from ._core import (  # noqa: F401  (explicit names for readers and type checker
     Team,
     Transfer,
 )
+
+# isort: split
+from . import _agree, _array_access, _array_display, _array_numpy
+from ._array_numpy import dot, norm  # noqa: F401  (collective reductions of arrays)
+from ._array_temporaries import collect_arrays  # noqa: F401
+
+_array_numpy.install(Array)
+_array_access.install(Array)
+_array_display.install(Array)
 
 __version__: str = _core.__version__
 
@@ -201,13 +218,8 @@ def exit() -> None:  # noqa: A001 - mirrors dart_exit
 ShapeLike = Union[int, Sequence[int]]
 
 
-def _shape_tuple(shape: ShapeLike) -> Tuple[int, ...]:
-    if isinstance(shape, (int, np.integer)):
-        shape = (int(shape),)
-    out = tuple(int(s) for s in shape)
-    if any(s < 0 for s in out):
-        raise ValueError("argument 'shape' has a negative extent")
-    return out
+def _shape_tuple(shape: ShapeLike, fn: str = "dartpy.Allocation") -> Tuple[int, ...]:
+    return _core._shape(shape, fn)  # the binding's one shape parser (python/src/args.h)
 
 
 class _Collective:
@@ -269,9 +281,14 @@ class Allocation(_Collective):
     _what, _noun = "Allocation", "allocation"
 
     def __init__(self, team: Any, shape: ShapeLike, dtype: Any = np.float64) -> None:
-        self.shape = _shape_tuple(shape)
-        self.dtype = np.dtype(dtype)
         self.team = Team(int(team.__index__()))
+        error = None
+        try:  # a bad argument of this unit fails the call on every unit (_agree.py)
+            self.shape = _shape_tuple(shape)
+            self.dtype = np.dtype(dtype)
+        except (TypeError, ValueError) as e:
+            error = e.with_traceback(None)
+        _agree.agree(self.team, error, "dartpy.Allocation")
         self.gptr: Gptr = _core.team_memalloc_aligned(self.team, math.prod(self.shape), self.dtype)
         self._live()
 
@@ -345,7 +362,16 @@ class NotifyBlock(_Collective):
 
     def __init__(self, team: Any, n: int) -> None:
         self.team = Team(int(team.__index__()))
-        self.n = int(n)
+        error = None
+        try:  # a bad argument of this unit fails the call on every unit (_agree.py)
+            if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+                raise TypeError(
+                    f"dartpy.notify_alloc: argument 'n' must be an int, not {type(n).__name__}"
+                )
+            self.n = int(n)
+        except (TypeError, ValueError) as e:
+            error = e.with_traceback(None)
+        _agree.agree(self.team, error, "dartpy.notify_alloc")
         self.gptr: Gptr = _core._notify_alloc(self.team, self.n)
         self._live()
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // dartpy._core: global memory (dart_memalloc, collective allocations, registered arrays),
 // the binding's record of every segment (dtype, live NumPy views) and zero-copy views.
+#include "args.h"
 #include "core.h"
 
 #include <algorithm>
@@ -36,28 +37,8 @@ struct ViewOwner {
 };
 
 std::vector<py::ssize_t> parse_shape(py::handle shape, const char *fn) {
-  auto as_index = [&](py::handle h) -> py::ssize_t {
-    if (!PyIndex_Check(h.ptr()))
-      throw py::type_error(std::string(fn) +
-                           ": argument 'shape' must be an int or a "
-                           "sequence of ints");
-    py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
-    if (!i) throw py::error_already_set();
-    return i.cast<py::ssize_t>();
-  };
-  std::vector<py::ssize_t> out;
-  if (PyIndex_Check(shape.ptr())) {
-    out.push_back(as_index(shape));
-  } else {
-    if (!PySequence_Check(shape.ptr()))
-      throw py::type_error(std::string(fn) +
-                           ": argument 'shape' must be an int or a "
-                           "sequence of ints");
-    for (auto item : py::iter(shape)) out.push_back(as_index(item));
-  }
-  for (auto v : out)
-    if (v < 0) throw py::value_error(std::string(fn) + ": argument 'shape' has a negative extent");
-  return out;
+  const std::vector<int64_t> v = args::shape(shape, fn, 0, 0);
+  return std::vector<py::ssize_t>(v.begin(), v.end());
 }
 
 py::ssize_t shape_size(const std::vector<py::ssize_t> &shape) {
@@ -67,9 +48,18 @@ py::ssize_t shape_size(const std::vector<py::ssize_t> &shape) {
 }
 
 std::string views_alive_msg(const char *fn, long n) {
+  std::string held;
+  try {  // the user's variables that hold views (dartpy/_output_history.py)
+    py::list names = py::module_::import("dartpy._output_history").attr("holders")();
+    for (size_t i = 0; i < names.size(); ++i)
+      held += std::string(i ? ", " : "") + "'" + names[i].cast<std::string>() + "'";
+  } catch (py::error_already_set &) {
+    held.clear();
+  }
   return std::string(fn) + ": " + std::to_string(n) +
-         " NumPy view(s) of this memory are still alive; delete them (del view) before "
-         "freeing it";
+         " NumPy view(s) of this memory are still alive" +
+         (held.empty() ? "" : " (variables holding views of DART memory: " + held + ")") +
+         "; delete them (del view) before freeing it";
 }
 
 bool team_is_live(dart_team_t team) {
@@ -136,8 +126,12 @@ long live_views() {
   return n;
 }
 
-// Views still alive are often only unreachable garbage in a reference cycle.
-void collect_garbage() { py::module_::import("gc").attr("collect")(); }
+// Views still alive are often only unreachable garbage in a reference cycle, or a cell's
+// result in IPython's output history (dartpy/_output_history.py drops those).
+void collect_garbage() {
+  py::module_::import("dartpy._output_history").attr("release")();
+  py::module_::import("gc").attr("collect")();
+}
 
 // Collective check before a collective free: every unit of `team` learns whether any unit
 // still has views, so all of them raise together instead of some hanging in the free.

@@ -38,7 +38,7 @@ def test_properties_and_defaults(d):
         assert a.boundary == ("none", "none") and a.stencil == "star"
         assert a.exchange == "get"  # what "auto" stands for (docs/python.md)
         assert a.team == d.TEAM_ALL and isinstance(a.team, d.Team)
-        assert not a.freed and "live" in repr(a)
+        assert not a.freed and repr(a).startswith("<dartpy.Array float64 (5, 7) on 1 of team 0")
         assert (a[...] == 0).all()  # created zeroed
         assert a.block(0) == ((0, 0), (5, 7)) and a.owner((4, 6)) == 0
         assert a.gptr.dtype == np.float64 and a.gptr.unit == 0
@@ -376,7 +376,7 @@ def check_cases(script_case: str, passes: list, n, upn, prog, timeout=120.0):
 MATRIX = [(1, None), (2, None), (2, 1), (3, 2), (4, None), (4, 1)]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", placements(MATRIX))
 def test_ghost_matrix(n, upn, prog):
     """The ghost-filling matrix: ndim 1-4, every periodic combination, star and box,
@@ -389,7 +389,7 @@ def test_ghost_matrix(n, upn, prog):
 ACCESS = [(1, None), (2, 1), (3, None), (4, 2)]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", placements(ACCESS))
 def test_global_access_gather_scatter_copy(n, upn, prog):
     """Region reads and writes across owners (negative indices, strided and broadcast
@@ -401,7 +401,7 @@ def test_global_access_gather_scatter_copy(n, upn, prog):
 ERRORS = [(1, None), (2, None), (3, 1)]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", placements(ERRORS))
 def test_bad_input_on_one_unit_and_on_all(n, upn, prog):
     """Each bad argument on the last unit (ValueError/TypeError there, DartError ERR_INVAL
@@ -415,7 +415,7 @@ def test_bad_input_on_one_unit_and_on_all(n, upn, prog):
 CHAIN = [(4, None), (4, 1), (4, 2)]
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", placements(CHAIN))
 def test_late_unit_delays_its_neighbours_only(n, upn, prog):
     """Unit 0 late by 0.2 s: unit 1 waits for it, units 2 and 3 (whose neighbours are on
@@ -426,7 +426,7 @@ def test_late_unit_delays_its_neighbours_only(n, upn, prog):
     assert job.passes("array_chain", n) == n, job.describe()
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn,prog", placements(CHAIN))
 def test_disjoint_teams_create_arrays_at_once(n, upn, prog):
     """Two teams of one MPI_Comm_split (team_from_comm: one team id) create, update and
