@@ -33,14 +33,16 @@ static void die(const char *what, dart_ret_t rc) {
   dart_abort(1);
 }
 
-#define CHECK(call)                        \
-  do {                                     \
-    dart_ret_t rc_ = (call);               \
-    if (rc_ != DART_OK) die(#call, rc_);   \
+#define CHECK(call)                      \
+  do {                                   \
+    dart_ret_t rc_ = (call);             \
+    if (rc_ != DART_OK) die(#call, rc_); \
   } while (0)
 
 /* The two formulas at C indices (i, j, k). */
-static int64_t num_a(int64_t i, int64_t j, int64_t k) { return (i * 31 + j * 17 + k * 7) % 1000 - 500; }
+static int64_t num_a(int64_t i, int64_t j, int64_t k) {
+  return (i * 31 + j * 17 + k * 7) % 1000 - 500;
+}
 static int64_t num_b(int64_t i, int64_t j, int64_t k) { return (i * 7 + j * 3 + k * 11) % 100 + 1; }
 
 /* Fills this unit's interior: a (second = 0) or b (second = 1). */
@@ -71,8 +73,7 @@ static void fill(dart_array_t arr, int second) {
 }
 
 /* Prints "<field> <what> <hex>" on unit 0, after checking every unit has the same bytes. */
-static void show(const char *field, const char *what, const void *v, size_t n, int me,
-                 int nunits) {
+static void show(const char *field, const char *what, const void *v, size_t n, int me, int nunits) {
   unsigned char *all = malloc(n * (size_t)nunits);
   CHECK(dart_allgather(v, all, n, DART_TYPE_BYTE, DART_TEAM_ALL));
   for (int u = 1; u < nunits; ++u)
@@ -115,8 +116,8 @@ static void field(const char *name, dart_datatype_t t, int ndim, const int64_t *
   static const struct {
     const char *name;
     dart_array_norm_t kind;
-  } norms[] = {{"norm1", DART_ARRAY_NORM_1}, {"norm2", DART_ARRAY_NORM_2},
-               {"norminf", DART_ARRAY_NORM_INF}};
+  } norms[] = {
+      {"norm1", DART_ARRAY_NORM_1}, {"norm2", DART_ARRAY_NORM_2}, {"norminf", DART_ARRAY_NORM_INF}};
   for (int k = 0; k < 3; ++k) {
     double r = 0;
     CHECK(dart_array_norm(a, norms[k].kind, &r));

@@ -465,9 +465,9 @@ TEST(ArrayReduce, ComplexNumbers) {
 }
 
 TEST(ArrayReduce, VectorFields) {
-  check_type<int>(3, true);    // sums, min, max per component; Euclidean lengths
+  check_type<int>(3, true);  // sums, min, max per component; Euclidean lengths
   check_type<double>(3, true);
-  check_type<short>(2);        // two integer components: a vector, not complex
+  check_type<short>(2);  // two integer components: a vector, not complex
   check_type<unsigned long long>(4);
 }
 
@@ -704,7 +704,8 @@ TEST(ArrayReduce, OneUnitsBadArgumentFailsEveryUnit) {
     EXPECT_NE(d.find("DART_OP_PROD"), std::string::npos) << d;
   else
     EXPECT_NE(d.find("another unit failed: unit 1"), std::string::npos) << d;
-  DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_norm(a, DART_ARRAY_NORM_1, myid() == 1 ? nullptr : &r));
+  DART_EXPECT_FAIL(DART_ERR_INVAL,
+                   dart_array_norm(a, DART_ARRAY_NORM_1, myid() == 1 ? nullptr : &r));
   EXPECT_EQ(r, 7);
   const dart_operation_t op2 = myid() == 0 ? DART_OP_SUM : DART_OP_MAX;
   DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_reduce(a, op2, &r));

@@ -409,8 +409,8 @@ std::string describe_key(uint64_t key) {
 // record, run only when local is DART_OK), one allgather of the records over a's team,
 // then `finish` on the records in unit order, or every unit fails alike.
 template <class Compute, class Finish>
-dart_ret_t collective(const dart_array_struct *a, dart_ret_t local, uint64_t key,
-                      const char *fn, Compute &&compute, Finish &&finish) {
+dart_ret_t collective(const dart_array_struct *a, dart_ret_t local, uint64_t key, const char *fn,
+                      Compute &&compute, Finish &&finish) {
   const size_t nslots = (size_t)(a->components > 2 ? a->components : 2);
   const size_t record = sizeof(Head) + nslots * kSlot;
   const size_t n = (size_t)a->dc.nunits;
@@ -432,8 +432,7 @@ dart_ret_t collective(const dart_array_struct *a, dart_ret_t local, uint64_t key
     // Every unit saw the same records, so every unit gets here: agree() shares the
     // failing unit's message (or the two differing calls) and fails on every unit.
     if (local != DART_OK) fail(local, fn, "%s", own.c_str());  // the detail agree() reads
-    const dart_ret_t rc =
-        agree(a->team, local, key, [&] { return describe_key(key); }, fn);
+    const dart_ret_t rc = agree(a->team, local, key, [&] { return describe_key(key); }, fn);
     // Not reached with DART_OK (the records disagree); never report success.
     return rc != DART_OK ? rc : fail(DART_ERR_OTHER, fn, "the units' records disagree");
   }
@@ -464,9 +463,8 @@ dart_ret_t reduce_type(const dart_array_struct *a, dart_operation_t op, dart_dat
                 "have no order",
                 op_name(op), basic_type_name(a->dtype).c_str());
   dart_datatype_t t = a->dtype;
-  if (op == DART_OP_SUM) visit_type(a->dtype, [&](auto tag) {
-      t = Num<typename decltype(tag)::type>::kType;
-    });
+  if (op == DART_OP_SUM)
+    visit_type(a->dtype, [&](auto tag) { t = Num<typename decltype(tag)::type>::kType; });
   *type = t;
   *count = a->components;
   return DART_OK;

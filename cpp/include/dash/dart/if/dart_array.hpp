@@ -10,8 +10,9 @@
 // dart_array.h. u(i, j, ..) addresses this unit's block with its ghosts: every i of
 // [lo(0) - halo_lo(0), hi(0) + halo_hi(0)) and so on. Failures throw dart::error (with
 // the DART return code and the detail message). Creation, destruction (also by the
-// destructor), copy, the halo updates, gather and scatter are collective over the team,
-// as in C: every unit destroys its arrays in the same order.
+// destructor, except while an exception unwinds: see ~Array), copy, the halo updates,
+// gather, scatter and the reductions (sum, min, max, norm, dart::dot) are collective over
+// the team, as in C: every unit destroys its arrays in the same order.
 #ifndef DART_ARRAY_HPP_INCLUDED
 #define DART_ARRAY_HPP_INCLUDED
 
