@@ -34,7 +34,8 @@
 #                                           accept a buffer of the kind and kind of number
 #                                           of the array's basic type)
 #   DART_ARRAY_MAX_DIMS, DART_STENCIL_<name>, DART_ARRAY_EXCHANGE_<name>,
-#   DART_ARRAY_BOUNDARY_<name>              the #define and the enum values of dart_array.h
+#   DART_ARRAY_BOUNDARY_<name>, DART_ARRAY_NORM_<name>
+#                                           the #define and the enum values of dart_array.h
 # <dir>/dart_tables_public.inc: `public ::` statements naming the DART_* constants (not
 # the DARTF_* ones, nor DART_ARRAY_BOUNDARY_*: the Fortran interface says `periodic=`
 # with logicals), for a module that re-exports them.
@@ -86,7 +87,7 @@ endfunction()
 
 # The constants of dart_array.h (`array_header`) into `out`, as "name|value" items:
 # `#define DART_ARRAY_MAX_DIMS <n>` and the enum members `DART_<group>_<name> = <value>`
-# of the groups STENCIL, ARRAY_EXCHANGE and ARRAY_BOUNDARY.
+# of the groups STENCIL, ARRAY_EXCHANGE, ARRAY_BOUNDARY and ARRAY_NORM.
 function(_dart_tables_array array_header out)
   file(READ "${array_header}" text)
   string(REGEX MATCH "#define[ \t]+DART_ARRAY_MAX_DIMS[ \t]+([0-9]+)" def "${text}")
@@ -94,7 +95,7 @@ function(_dart_tables_array array_header out)
     message(FATAL_ERROR "DartTables: no '#define DART_ARRAY_MAX_DIMS <n>' in ${array_header}")
   endif()
   set(items "DART_ARRAY_MAX_DIMS|${CMAKE_MATCH_1}")
-  foreach(group STENCIL ARRAY_EXCHANGE ARRAY_BOUNDARY)
+  foreach(group STENCIL ARRAY_EXCHANGE ARRAY_BOUNDARY ARRAY_NORM)
     string(REGEX MATCHALL "DART_${group}_[A-Z0-9_]+[ \t]*=[ \t]*[0-9]+" entries "${text}")
     if(NOT entries)
       message(FATAL_ERROR "DartTables: no enum member 'DART_${group}_<name> = <value>' in "

@@ -85,6 +85,7 @@ module dart
   public :: dart_array_get, dart_array_put, dart_array_gather, dart_array_scatter
   public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
   public :: dart_array_save, dart_array_load, dart_array_file_info
+  public :: dart_array_reduce, dart_array_norm, dart_array_dot
 
   ! ---- locality (dart_locality_f) -------------------------------------------------------
   public :: DART_LOCALITY_SCOPE_GLOBAL, DART_LOCALITY_SCOPE_GROUP, DART_LOCALITY_SCOPE_NODE

@@ -7,7 +7,7 @@ module dart_array_complex64
   use, intrinsic :: iso_fortran_env, only: int64
   use dart_c_binding
   use dart_arrays, only: dartf_array_view, dartf_array_region, dartf_array_whole, &
-                         dartf_array_bounds
+                         dartf_array_bounds, dartf_array_reduce
   implicit none
   private
 
@@ -15,6 +15,7 @@ module dart_array_complex64
 #define BUF_TYPE complex(DARTF_KIND_DOUBLE)
 #define BUF_PARTS 2
 #define BUF_LABEL 'complex(real64)'
+#define BUF_SUM
 #include "dart_array_template.inc"
 
 end module dart_array_complex64

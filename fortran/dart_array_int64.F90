@@ -7,7 +7,7 @@ module dart_array_int64
   use, intrinsic :: iso_fortran_env, only: int64
   use dart_c_binding
   use dart_arrays, only: dartf_array_view, dartf_array_region, dartf_array_whole, &
-                         dartf_array_bounds
+                         dartf_array_bounds, dartf_array_reduce
   implicit none
   private
 
@@ -16,6 +16,7 @@ module dart_array_int64
 #define BUF_PARTS 1
 #define BUF_LABEL 'integer(int64)'
 #define BUF_INTEGER
+#define BUF_SUM
 #include "dart_array_template.inc"
 
 end module dart_array_int64

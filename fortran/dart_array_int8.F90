@@ -7,7 +7,7 @@ module dart_array_int8
   use, intrinsic :: iso_fortran_env, only: int64
   use dart_c_binding
   use dart_arrays, only: dartf_array_view, dartf_array_region, dartf_array_whole, &
-                         dartf_array_bounds
+                         dartf_array_bounds, dartf_array_reduce
   implicit none
   private
 

@@ -29,8 +29,10 @@ module dart_arrays
   public :: dart_array_update_halo, dart_array_update_halo_begin, dart_array_update_halo_end
   public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
   public :: dart_array_save, dart_array_load, dart_array_file_info
+  public :: dart_array_norm
   ! for dart_array_template.inc
   public :: dartf_array_view, dartf_array_region, dartf_array_whole, dartf_array_bounds
+  public :: dartf_array_reduce
 
   !> The note added to the core's messages that name dimensions.
   character(len=*), parameter :: C_ORDER_NOTE = ' [dimensions as the core counts them: ' // &
@@ -687,6 +689,130 @@ contains
     if (present(components)) components = int(comps)
     if (present(stat)) stat = DART_OK
   end subroutine dart_array_file_info
+
+  ! =====================================================================================
+  ! Reductions (collective; dart_array_reduce and dart_array_dot are generic over the
+  ! result's type: dart_array_template.inc)
+  ! =====================================================================================
+
+  !> Collective over u's team: a norm of u's interior points (never the ghosts) in double,
+  !> the same bits on every unit and in every language: kind DART_ARRAY_NORM_1 (the sum of
+  !> the magnitudes), DART_ARRAY_NORM_2 (the root of the sum of their squares) or
+  !> DART_ARRAY_NORM_INF (the largest); a complex point's magnitude is its abs(). The
+  !> order and the refusals are the core's (dart_array.h); r is written only on success.
+  subroutine dart_array_norm(u, kind, r, stat, errmsg)
+    type(dart_array), intent(in) :: u
+    integer, intent(in) :: kind
+    real(c_double), intent(inout), target :: r
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    integer(c_int) :: rc
+    rc = c_dart_array_norm(dartf_array_ptr(u), int(kind, c_int), c_loc(r))
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, 'dart_array_norm', stat, errmsg)
+  end subroutine dart_array_norm
+
+  !> dart_array_reduce (v absent) and dart_array_dot (v present): the result into the
+  !> scalar at addr, whose Fortran kind is bkind (integer if bint, else real or complex),
+  !> bparts reals. A result of another type passes no buffer to the core, so that the
+  !> call fails on every unit and nobody waits; this unit then reports the type.
+  subroutine dartf_array_reduce(u, op, v, addr, bkind, bint, bparts, blabel, fname, stat, &
+                                errmsg)
+    type(dart_array), intent(in) :: u
+    integer(DART_OPERATION_KIND), intent(in) :: op
+    type(dart_array), intent(in), optional :: v
+    type(c_ptr), intent(in) :: addr
+    integer, intent(in) :: bkind, bparts
+    logical, intent(in) :: bint
+    character(len=*), intent(in) :: blabel, fname
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    type(c_dart_array_info) :: info
+    character(len=:), allocatable :: why, what
+    integer(c_intptr_t) :: t
+    integer(c_int32_t) :: count
+    integer(c_int) :: rc
+    type(c_ptr) :: p
+    integer :: k
+    why = ''
+    p = addr
+    t = DART_TYPE_UNDEFINED
+    count = 0
+    ! The result's type (a refusal here, the core's, is repeated by the call below).
+    if (present(v)) then
+      what = 'the dot product'
+      rc = c_dart_array_reduce_type(dartf_array_ptr(u), int(DART_OP_SUM, c_intptr_t), t, count)
+      if (rc == DART_OK) rc = c_dart_array_get_info(dartf_array_ptr(u), info)
+      if (rc == DART_OK) then
+        count = 1
+        k = int(info%dtype)
+        if (info%components == 2 .and. .not. DARTF_TYPE_INTEGER(k)) count = 2
+      end if
+    else
+      what = 'this reduction'
+      rc = c_dart_array_reduce_type(dartf_array_ptr(u), int(op, c_intptr_t), t, count)
+    end if
+    if (rc == DART_OK) then
+      k = int(t)
+      if (count > 2 .or. (count == 2 .and. DARTF_TYPE_INTEGER(k))) then  ! a vector field
+        why = 'the array has ' // itoa(int(count, int64)) // ' components per point: ' // &
+              what // ' has as many values, which no scalar holds'
+      else if (DARTF_TYPE_KIND(k) /= bkind .or. (DARTF_TYPE_INTEGER(k) .neqv. bint) .or. &
+               count /= bparts) then
+        why = 'the result is ' // blabel // ' but ' // what // ' of this array is ' // &
+              result_label(k, int(count))
+      end if
+      if (len(why) > 0) p = c_null_ptr
+    end if
+    if (present(v)) then
+      rc = c_dart_array_dot(dartf_array_ptr(u), dartf_array_ptr(v), p)
+    else
+      rc = c_dart_array_reduce(dartf_array_ptr(u), int(op, c_intptr_t), p)
+    end if
+    if (len(why) > 0) then
+      call dartf_fail(DART_ERR_INVAL, fname, why, stat, errmsg)
+      return
+    end if
+    if (rc /= DART_OK .or. present(stat)) call finish(rc, fname, stat, errmsg)
+
+  contains
+
+    !> The Fortran type of a result of DART type t, n values (2: complex).
+    function result_label(t, n) result(s)
+      use, intrinsic :: iso_fortran_env, only: int8, int16, int32, real32, real64
+      integer, intent(in) :: t, n
+      character(len=:), allocatable :: s
+      integer :: kk
+      kk = DARTF_TYPE_KIND(t)
+      if (DARTF_TYPE_INTEGER(t)) then
+        if (kk == int8) then
+          s = 'integer(int8)'
+        else if (kk == int16) then
+          s = 'integer(int16)'
+        else if (kk == int32) then
+          s = 'integer(int32)'
+        else if (kk == int64) then
+          s = 'integer(int64)'
+        else
+          s = 'integer(kind=' // itoa(int(kk, int64)) // ')'
+        end if
+        if (t == int(DART_TYPE_ULONGLONG)) s = s // ' (the bits of an unsigned 64-bit sum)'
+        return
+      end if
+      if (kk == real32) then
+        s = 'real32'
+      else if (kk == real64) then
+        s = 'real64'
+      else
+        s = 'kind=' // itoa(int(kk, int64))
+      end if
+      if (n == 2) then
+        s = 'complex(' // s // ')'
+      else
+        s = 'real(' // s // ')'
+      end if
+    end function result_label
+
+  end subroutine dartf_array_reduce
 
   ! =====================================================================================
   ! The bodies of the typed wrappers (dart_array_template.inc)

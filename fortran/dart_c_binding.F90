@@ -195,6 +195,7 @@ module dart_c_binding
   public :: c_dart_array_update_halo_end, c_dart_array_get, c_dart_array_put
   public :: c_dart_array_gather, c_dart_array_scatter
   public :: c_dart_array_save, c_dart_array_load, c_dart_array_file_info
+  public :: c_dart_array_reduce, c_dart_array_reduce_type, c_dart_array_norm, c_dart_array_dot
   public :: c_dartf_team_comm, c_dartf_team_create_from_comm, c_dartf_descriptor
 
   ! Handle components are private in the public module's view; the wrappers reach the
@@ -1089,6 +1090,34 @@ module dart_c_binding
       integer(c_int64_t), intent(inout) :: shape(*)
       integer(c_intptr_t), intent(inout) :: dtype
       integer(c_int32_t), intent(inout) :: components
+      integer(c_int) :: rc
+    end function
+    ! Reductions: result points to the result's values (c_null_ptr makes the call fail
+    ! on every unit of the team).
+    function c_dart_array_reduce(array, op, result) bind(C, name="dart_array_reduce") result(rc)
+      import :: c_int, c_ptr, c_intptr_t
+      type(c_ptr), value :: array, result
+      integer(c_intptr_t), value :: op
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_reduce_type(array, op, dtype, count) &
+        bind(C, name="dart_array_reduce_type") result(rc)
+      import :: c_int, c_ptr, c_intptr_t, c_int32_t
+      type(c_ptr), value :: array
+      integer(c_intptr_t), value :: op
+      integer(c_intptr_t), intent(inout) :: dtype
+      integer(c_int32_t), intent(inout) :: count
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_norm(array, kind, result) bind(C, name="dart_array_norm") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: array, result
+      integer(c_int), value :: kind
+      integer(c_int) :: rc
+    end function
+    function c_dart_array_dot(a, b, result) bind(C, name="dart_array_dot") result(rc)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: a, b, result
       integer(c_int) :: rc
     end function
 

@@ -105,6 +105,9 @@ program ftest_constants
   call named('DART_ARRAY_EXCHANGE_NOTIFY', int(DART_ARRAY_EXCHANGE_NOTIFY, int64))
   call named('DART_ARRAY_BOUNDARY_NONE', int(DART_ARRAY_BOUNDARY_NONE, int64))
   call named('DART_ARRAY_BOUNDARY_PERIODIC', int(DART_ARRAY_BOUNDARY_PERIODIC, int64))
+  call named('DART_ARRAY_NORM_1', int(DART_ARRAY_NORM_1, int64))
+  call named('DART_ARRAY_NORM_2', int(DART_ARRAY_NORM_2, int64))
+  call named('DART_ARRAY_NORM_INF', int(DART_ARRAY_NORM_INF, int64))
   call check(DART_TYPE_LAST == seen(LIST_TYPES) + 1, 'DART_TYPE_LAST is one past the list')
   call check(DART_OP_LAST == seen(LIST_OPS) + 1, 'DART_OP_LAST is one past the list')
 

@@ -107,6 +107,9 @@ static const named_t others[] = {
     {"DART_ARRAY_EXCHANGE_NOTIFY", (int64_t)DART_ARRAY_EXCHANGE_NOTIFY, 0, 0},
     {"DART_ARRAY_BOUNDARY_NONE", (int64_t)DART_ARRAY_BOUNDARY_NONE, 0, 0},
     {"DART_ARRAY_BOUNDARY_PERIODIC", (int64_t)DART_ARRAY_BOUNDARY_PERIODIC, 0, 0},
+    {"DART_ARRAY_NORM_1", (int64_t)DART_ARRAY_NORM_1, 0, 0},
+    {"DART_ARRAY_NORM_2", (int64_t)DART_ARRAY_NORM_2, 0, 0},
+    {"DART_ARRAY_NORM_INF", (int64_t)DART_ARRAY_NORM_INF, 0, 0},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

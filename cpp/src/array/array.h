@@ -9,6 +9,7 @@
 //   region.cc    get/put of global regions, gather, scatter
 //   agree.cc     the all-or-nothing agreement of the collective calls
 //   io.cc        .npy files: the header, collective save and load with MPI-IO
+//   reduce.cc    the reductions: sum, min, max, norms, dot, in a fixed order
 //   array.cc     the C API: creation, destruction, copy, queries, updates, regions
 #ifndef DART_ARRAY_IMPL_H
 #define DART_ARRAY_IMPL_H

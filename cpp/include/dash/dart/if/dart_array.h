@@ -20,12 +20,12 @@
  *  - A point is `components` consecutive elements of `dtype` (1; 2 for complex numbers).
  *    Extents, strides and indices count points, never elements or bytes.
  *
- * Collective calls (create, destroy, the halo updates, gather, scatter, copy) are made by
- * every unit of the array's team, one thread of each unit at a time and in the same order,
- * as every collective of DART. The halo updates synchronize neighbours only: a unit that
- * never calls an update its neighbours call leaves them waiting, as a missing barrier
- * would. Region get/put and the queries are local calls; several threads may make them
- * at once (DART_THREAD_MULTIPLE).
+ * Collective calls (create, destroy, the halo updates, gather, scatter, copy, the
+ * reductions, save, load) are made by every unit of the array's team, one thread of each
+ * unit at a time and in the same order, as every collective of DART. The halo updates
+ * synchronize neighbours only: a unit that never calls an update its neighbours call
+ * leaves them waiting, as a missing barrier would. Region get/put and the queries are
+ * local calls; several threads may make them at once (DART_THREAD_MULTIPLE).
  *
  * Design and cost: docs/design.md, "Distributed arrays".
  */
@@ -233,6 +233,87 @@ dart_ret_t dart_array_gather(dart_array_t array, void *buf, int32_t root);
 /** Collective: root's buf (the whole array, C order, contiguous) into every unit's
  *  interior; ghosts are not touched. On return every unit's interior holds its part. */
 dart_ret_t dart_array_scatter(dart_array_t array, const void *buf, int32_t root);
+
+/* ---- reductions: collective, in a fixed order --------------------------- */
+
+/** The norms of dart_array_norm. */
+typedef enum {
+  DART_ARRAY_NORM_1 = 1,   /**< the sum of the points' magnitudes */
+  DART_ARRAY_NORM_2 = 2,   /**< the root of the sum of their squares */
+  DART_ARRAY_NORM_INF = 3  /**< the largest magnitude */
+} dart_array_norm_t;
+
+/**
+ * Collective over the array's team: the reduction `op` (DART_OP_SUM, DART_OP_MIN or
+ * DART_OP_MAX) of the interior points of every unit (never the ghosts), the same bits on
+ * every unit.
+ *
+ * A point of `components` elements gives `components` results, one per component (a
+ * complex number, a floating type with 2 components, gives its sum (re, im)). The result
+ * type (dart_array_reduce_type tells it):
+ *  - DART_OP_SUM: int64_t for DART_TYPE_BYTE, SHORT, INT, LONG and LONGLONG (two's
+ *    complement wrap-around, as NumPy's int64); uint64_t for UINT, ULONG and ULONGLONG
+ *    (modulo 2^64); float for FLOAT (accumulated in double, rounded once at the end);
+ *    double for DOUBLE; long double for LONG_DOUBLE.
+ *  - DART_OP_MIN, DART_OP_MAX: the element type; a NaN anywhere gives NaN (the first met
+ *    in the order below), as NumPy's min and max. Refused for complex numbers (no order).
+ *
+ * The order is fixed, so the result does not depend on MPI's reduction order and is the
+ * same in every language for the same array and unit count: each unit reduces its
+ * block's interior in C index order (the last index fastest; the components of a point
+ * separately), starting from its first value, into a partial of the accumulator type
+ * (uint64_t bits for the integers, double for FLOAT, the element type otherwise); the
+ * partials are all-gathered over the team; every unit combines them in team-unit order
+ * (0, 1, ...) and rounds once to the result type.
+ *
+ * `result` receives `components` values of the result type, written only on success.
+ * DART_ERR_INVAL for DART_ARRAY_NULL (at once: no team to tell), a NULL result, another
+ * operation, MIN or MAX of complex numbers; a unit with a bad argument still takes part
+ * in the call's one exchange, so that every unit fails (the others with "another unit
+ * failed: unit U ..."), as when units pass different operations. Reads this unit's
+ * interior as of the call: order it after other units' puts into it (a barrier).
+ */
+dart_ret_t dart_array_reduce(dart_array_t array, dart_operation_t op, void *result);
+
+/**
+ * Local: the type and number of the values dart_array_reduce writes for `op`:
+ * DART_TYPE_LONGLONG (int64_t), DART_TYPE_ULONGLONG (uint64_t) or the array's type, and
+ * the array's components. The same refusals as dart_array_reduce. dart_array_dot writes
+ * the type of DART_OP_SUM, one value (two for complex numbers); dart_array_norm one
+ * double.
+ */
+dart_ret_t dart_array_reduce_type(dart_array_t array, dart_operation_t op,
+                                  dart_datatype_t *type, int32_t *count);
+
+/**
+ * Collective over the array's team: a norm of the interior points, as one double on
+ * every unit (the same bits), computed in double. A point's magnitude is |x| for one
+ * component, |z| = hypot(re, im) for a complex number, the Euclidean length
+ * sqrt(x_0^2 + x_1^2 + ...) for other points of several components (a vector field).
+ * NORM_1: the sum of the magnitudes; NORM_2: the square root of the sum of the squared
+ * magnitudes (x^2, re^2 + im^2, x_0^2 + x_1^2 + ...; no scaling: a sum beyond the range
+ * of double overflows to inf, as NumPy's norm does); NORM_INF: the largest magnitude.
+ * NaN propagates. The order and the errors are those of dart_array_reduce (an unknown
+ * kind is DART_ERR_INVAL).
+ */
+dart_ret_t dart_array_norm(dart_array_t array, dart_array_norm_t kind, double *result);
+
+/**
+ * Collective over a's team: the dot product of two arrays of one distribution (a and b
+ * may be the same array), the same bits on every unit. Complex numbers: the sum of
+ * conj(a_i) * b_i, two values (re, im), as numpy.vdot, BLAS's dotc and Fortran's
+ * dot_product; each point's product is (ar*br + ai*bi, ar*bi - ai*br), then added. Other
+ * points: the sum over the points and their components of a * b, one value. The result
+ * type, the accumulation and the order are those of DART_OP_SUM (dart_array_reduce);
+ * the products are formed in the accumulator type (a float's in double, exactly).
+ *
+ * One distribution: the same team, number of dimensions, shape, point type (dtype and
+ * components), process grid and every unit's block (the ghost widths, boundaries,
+ * stencil and exchange may differ). Otherwise DART_ERR_INVAL naming what differs, on
+ * every unit alike (every unit knows both distributions). The other errors are those of
+ * dart_array_reduce (b DART_ARRAY_NULL is DART_ERR_INVAL).
+ */
+dart_ret_t dart_array_dot(dart_array_t a, dart_array_t b, void *result);
 
 /* ---- files: NumPy .npy, collective, MPI-IO ----------------------------- */
 

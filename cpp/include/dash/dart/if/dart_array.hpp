@@ -10,8 +10,9 @@
 // dart_array.h. u(i, j, ..) addresses this unit's block with its ghosts: every i of
 // [lo(0) - halo_lo(0), hi(0) + halo_hi(0)) and so on. Failures throw dart::error (with
 // the DART return code and the detail message). Creation, destruction (also by the
-// destructor), copy, the halo updates, gather and scatter are collective over the team,
-// as in C: every unit destroys its arrays in the same order.
+// destructor, except while an exception unwinds: see ~Array), copy, the halo updates,
+// gather, scatter and the reductions (sum, min, max, norm, dart::dot) are collective over
+// the team, as in C: every unit destroys its arrays in the same order.
 #ifndef DART_ARRAY_HPP_INCLUDED
 #define DART_ARRAY_HPP_INCLUDED
 
@@ -19,9 +20,11 @@
 
 #include <complex>
 #include <cstdint>
+#include <exception>
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,6 +61,27 @@ template <typename F> struct array_type<std::complex<F>> {
   static constexpr dart_datatype_t type = array_type<F>::type;
   static constexpr int components = 2;
 };
+
+// The result type of sum() and dot() (dart_array_reduce's rules): int64_t for the signed
+// integers, uint64_t for the unsigned ones, the type itself for the floating types
+// (float too: accumulated in double, rounded once) and their complex numbers.
+template <typename T, bool = std::is_integral<T>::value> struct sum_type {
+  typedef T type;
+};
+template <typename T> struct sum_type<T, true> {
+  typedef typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type type;
+};
+
+template <typename T> struct is_complex : std::false_type {};
+template <typename F> struct is_complex<std::complex<F>> : std::true_type {};
+
+// The exceptions in flight on this thread: the destructor of an Array skips its
+// collective free while more are in flight than when the array was made.
+#if defined(__cpp_lib_uncaught_exceptions) && __cpp_lib_uncaught_exceptions >= 201411L
+inline int uncaught() { return std::uncaught_exceptions(); }
+#else
+inline int uncaught() { return std::uncaught_exception() ? 1 : 0; }  // before C++17
+#endif
 
 }  // namespace detail
 
@@ -154,9 +178,16 @@ class Array {
   }
   Array(const Array &) = delete;
   Array &operator=(const Array &) = delete;
-  /** Collective (as destroy()); a failure here cannot throw and is ignored. */
+  /** Collective (as destroy()); a failure here cannot throw and is ignored.
+   *  Not while an exception unwinds: when more exceptions are in flight on this thread
+   *  than when the array was made (std::uncaught_exceptions()), the destructor skips the
+   *  collective free and leaks the array (its memory stays allocated until dart_exit),
+   *  because an exception is usually thrown on one unit only and a collective there would
+   *  wait forever for the others; the handler can then end the job (dart_abort) or, if
+   *  every unit threw alike, carry on. Call destroy() to free an array during unwinding
+   *  on purpose. (Before C++17: while any exception is in flight.) */
   ~Array() {
-    if (a_ != DART_ARRAY_NULL) dart_array_destroy(&a_);
+    if (a_ != DART_ARRAY_NULL && detail::uncaught() <= uncaught_) dart_array_destroy(&a_);
   }
   /** Collective: free the array now (dart_array_destroy). */
   void destroy() {
@@ -229,6 +260,27 @@ class Array {
     detail::check(dart_array_scatter(a_, buf, root), "dart_array_scatter");
   }
 
+  /** The type of sum() and dot(): int64_t (signed integers), uint64_t (unsigned), else T. */
+  typedef typename detail::sum_type<T>::type sum_type;
+
+  /** Collective: the sum of the interior points (dart_array_reduce, DART_OP_SUM), the
+   *  same on every unit, in dart_array.h's fixed order. */
+  sum_type sum() const {
+    sum_type r{};
+    detail::check(dart_array_reduce(a_, DART_OP_SUM, &r), "dart_array_reduce");
+    return r;
+  }
+  /** Collective: the smallest and the largest interior point (NaN if there is one); not
+   *  for complex numbers (no order). */
+  T min() const { return extreme(DART_OP_MIN); }
+  T max() const { return extreme(DART_OP_MAX); }
+  /** Collective: a norm of the interior points in double (dart_array_norm). */
+  double norm(dart_array_norm_t kind = DART_ARRAY_NORM_2) const {
+    double r = 0;
+    detail::check(dart_array_norm(a_, kind, &r), "dart_array_norm");
+    return r;
+  }
+
   /** Collective: the whole array as one .npy file (dart_array_save). */
   void save(const std::string &path) const {
     detail::check(dart_array_save(a_, path.c_str()), "dart_array_save");
@@ -261,6 +313,12 @@ class Array {
       s *= in_.local_shape[d];
     }
   }
+  T extreme(dart_operation_t op) const {
+    static_assert(!detail::is_complex<T>::value, "complex numbers have no order: no min/max");
+    T r{};
+    detail::check(dart_array_reduce(a_, op, &r), "dart_array_reduce");
+    return r;
+  }
   int64_t offset(std::initializer_list<int64_t> index) const {
     int64_t off = -origin_;
     int d = 0;
@@ -277,7 +335,18 @@ class Array {
   dart_array_info_t in_{};
   int64_t stride_[DART_ARRAY_MAX_DIMS] = {0, 0, 0, 0};
   int64_t origin_ = 0;  // point offset of global index 0 from local()
+  int uncaught_ = detail::uncaught();  // exceptions in flight when this object was made
 };
+
+/** Collective: the dot product of two arrays of one distribution (dart_array_dot): for
+ *  complex numbers the sum of conj(a_i) * b_i (as numpy.vdot), else the sum of a_i * b_i,
+ *  in Array<T>::sum_type, the same on every unit. */
+template <typename T>
+typename Array<T>::sum_type dot(const Array<T> &a, const Array<T> &b) {
+  typename Array<T>::sum_type r{};
+  detail::check(dart_array_dot(a.handle(), b.handle(), &r), "dart_array_dot");
+  return r;
+}
 
 }  // namespace dart
 
