@@ -168,7 +168,7 @@ void must(int rc, const char *what) {
 // A barrier that does not busy-poll on an oversubscribed machine (as dart_barrier):
 // progress processes and units wait in it with backoff. Fatal on failure.
 void must_barrier(MPI_Comm c) {
-  if (!g->oversubscribed) return must_barrier(c);
+  if (!g->oversubscribed) return must(MPI_Barrier(c), "MPI_Barrier");
   MPI_Request req;
   must(MPI_Ibarrier(c, &req), "MPI_Ibarrier");
   if (wait_backoff(&req, "progress") != DART_OK)

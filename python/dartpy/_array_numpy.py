@@ -265,6 +265,12 @@ def _ordered_sum(x: np.ndarray) -> float:
     return s
 
 
+def _round(dt: np.dtype, value: float) -> Any:
+    """value rounded once to dt (float16 beyond its range: inf, silently, as NumPy's sums)."""
+    with np.errstate(over="ignore"):
+        return dt.type(value)
+
+
 def _local_reduce(a: Any, op: str, dt: np.dtype) -> Any:
     """The fallback for dtypes the core does not reduce: same fixed order."""
     x = a.interior.reshape(-1)
@@ -274,7 +280,7 @@ def _local_reduce(a: Any, op: str, dt: np.dtype) -> Any:
             part = np.array([x.sum(dtype=_sum_dtype(dt))])
             return _sum_dtype(dt).type(_gathered(team, part).sum(dtype=_sum_dtype(dt)))
         part = np.array([np.cumsum(x, dtype=np.float64)[-1] if x.size else 0.0])
-        return dt.type(_ordered_sum(_gathered(team, part)))
+        return _round(dt, _ordered_sum(_gathered(team, part)))
     part = np.array([x.min() if op == "min" else x.max()], dtype=dt)
     allp = _gathered(team, part)
     return dt.type(allp.min() if op == "min" else allp.max())
@@ -371,7 +377,7 @@ def norm(a: Any, ord: Any = None) -> Any:  # noqa: A002 - NumPy's name
         return res.type(_gathered(a.team, np.array([x.max()])).max())
     part = np.array([_ordered_sum(x if kind == 1 else x * x)])
     s = _ordered_sum(_gathered(a.team, part))
-    return res.type(s if kind == 1 else np.sqrt(s))
+    return _round(res, s if kind == 1 else np.sqrt(s))
 
 
 def dot(a: Any, b: Any) -> Any:
@@ -393,7 +399,7 @@ def dot(a: Any, b: Any) -> Any:
         part = np.array([np.dot(x.astype(acc), y.astype(acc))])
         return acc.type(_gathered(a.team, part).sum(dtype=acc))
     part = np.array([_ordered_sum(x.astype(np.float64) * y.astype(np.float64))])
-    return dt.type(_ordered_sum(_gathered(a.team, part)))
+    return _round(dt, _ordered_sum(_gathered(a.team, part)))
 
 
 # ---- __array_function__ (NEP 18) --------------------------------------------------------

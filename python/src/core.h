@@ -379,5 +379,6 @@ void bind_ops(py::module_ &m);
 void bind_coll(py::module_ &m);
 void bind_notify(py::module_ &m);
 void bind_array(py::module_ &m);
+void bind_array_reduce(py::module_ &m);
 
 }  // namespace dartpy

@@ -25,5 +25,6 @@ PYBIND11_MODULE(_core, m) {
   bind_coll(m);
   bind_notify(m);
   bind_array(m);
+  bind_array_reduce(m);
   // PENDING bind_array_reduce(m);
 }

@@ -302,3 +302,26 @@ def test_readme_halo_array(n, upn, prog):
             )
         )
         assert got == want, job.describe()
+
+
+IDENTITY = [(1, None), (2, None), (3, 1), (4, 2)]
+
+
+@pytest.mark.multiunit
+@pytest.mark.parametrize("n,upn", IDENTITY)
+def test_reductions_same_bits_in_c_fortran_python(n, upn):
+    """examples/{c,fortran,python}/reduce_identity: the sum, min, max, the three norms
+    and dot of four double and float fields in 2D and 3D print the same bytes in the three
+    languages, and every unit gets them (each program checks that)."""
+    nprocs, env = launcher.placed(n, upn, 0)
+    outputs = {}
+    for lang, prefix in (
+        ("c", [str(BUILD / "reduce_identity")]),
+        ("fortran", [str(BUILD / "reduce_identity_f")]),
+        ("python", [sys.executable, str(REPO / "examples" / "python" / "reduce_identity.py")]),
+    ):
+        job = launcher.run_job(prefix, nprocs, env, timeout=60)
+        assert job.returncode == 0, job.describe()
+        outputs[lang] = re.findall(r"^[df][23] \w+ [0-9a-f]+$", job.stdout, re.M)
+        assert len(outputs[lang]) == 28, job.describe()
+    assert outputs["c"] == outputs["fortran"] == outputs["python"], outputs
