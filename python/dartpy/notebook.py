@@ -190,13 +190,16 @@ def dartrun(
 
 def _srun_command(flavor: str, n: int, slurm: Mapping[str, Any]) -> List[str]:
     # One MPI job of n ranks (the --mpi plugin of dartpy's MPI); one bad exit ends all.
-    return [
+    cmd = [
         "srun",
         f"--mpi={SLURM_MPI[flavor]}",
         "--kill-on-bad-exit=1",
         f"--ntasks={n}",
         f"--nodes={slurm['nodes']}",
     ]
+    if n % slurm["nodes"] == 0:  # as many units on every node (as a session does)
+        cmd.append(f"--ntasks-per-node={n // slurm['nodes']}")
+    return cmd
 
 
 def _dartrun_slurm(flavor, n, slurm, script, folder, env, timeout, cwd):
@@ -206,7 +209,7 @@ def _dartrun_slurm(flavor, n, slurm, script, folder, env, timeout, cwd):
         # Inside an allocation: a job step. srun's --time ends it, our timeout too.
         cmd = _srun_command(flavor, n, slurm) + [f"--time={slurm['time']}"] + argv
         res = launch.run(cmd, env, timeout=timeout, cwd=cwd, merge_stderr=True)
-        return res.stdout, res.returncode, shlex.join(cmd[:6]) + " ..."
+        return res.stdout, res.returncode, shlex.join(cmd[: -len(argv)]) + " ..."
     # A batch job; waited for by polling squeue four times a second (sbatch --wait polls
     # every 8 s after the first 2).
     out = Path(folder) / "slurm.out"

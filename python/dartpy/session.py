@@ -851,8 +851,9 @@ class Session:
             self.run("del _dart_gathered", echo=False)
 
     # -- end --------------------------------------------------------------------------
-    def _end(self) -> None:
-        """Ends everything this session started (idempotent)."""
+    def _end(self, wait_gone: bool = False) -> None:
+        """Ends everything this session started (idempotent); ``wait_gone``: until the
+        Slurm job has left the queue, not only its units."""
         client, self.client = self.client, None
         if client is not None:
             try:
@@ -885,15 +886,17 @@ class Session:
                     state_, _ = self._job_state()
                 except (OSError, subprocess.TimeoutExpired):
                     break
-                # COMPLETING: its units are killed; Slurm waits for stray processes.
-                if state_ not in ("RUNNING", "PENDING", "CONFIGURING", ""):
+                # COMPLETING: its units are killed (SIGKILL); Slurm still waits for the
+                # engines' helper processes. stop() waits until the job has left squeue.
+                if state_ == "GONE" or (not wait_gone and state_ == "COMPLETING"):
                     break
                 time.sleep(0.2)
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def stop(self) -> None:
-        """Ends the units (the Slurm job, or the local processes) and the controller."""
-        self._end()
+        """Ends the units (the Slurm job, or the local processes) and the controller;
+        returns when the job has left Slurm's queue."""
+        self._end(wait_gone=True)
 
     def restart(self) -> "Session":
         """Stops the session and starts a new one with the same arguments."""
