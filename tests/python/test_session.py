@@ -348,10 +348,11 @@ def test_dartrun_slurm(monkeypatch, slurm_cluster, tmp_path):
     monkeypatch.setenv("SLURM_CONF", slurm_cluster)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("SLURM_JOB_ID", raising=False)
-    # DART_WAIT=yield: with the default (auto), 4 plain processes on the two Slurm nodes of
-    # this 2-core machine count as oversubscribed and DART's barrier (MPI_Ibarrier polled
-    # with backoff) hangs under MPICH in most runs, while MPI_Barrier does not (found
-    # here; a matter of the core, reported). The session's units are not affected.
+    # DART_WAIT=yield: with the default (auto), dart.barrier() of 4 plain processes on the
+    # two Slurm nodes (srun --mpi=pmi2, MPICH) hangs in most runs here, while mpi4py's
+    # Barrier in the same job does not, and DART_WAIT=yield or =sleep make it pass: a
+    # matter of the core's wait policy (reported), not of %%dartrun. Sessions' units are
+    # not affected.
     monkeypatch.setenv("DART_WAIT", "yield")
     got = notebook.dartrun(
         "import socket\nhost = socket.gethostname()\nn = dart.size()",
