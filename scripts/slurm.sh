@@ -137,7 +137,7 @@ stepd_pids() {
   for p in /proc/[0-9]*; do
     [[ $(cat "$p/comm" 2>/dev/null) == slurmstepd ]] || continue
     if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "SLURM_CONF=$CONF" ||
-       ls -l "$p/cwd" 2>/dev/null | grep -q "$DIR/"; then
+       [[ $(readlink "$p/cwd" 2>/dev/null) == "$DIR"/* ]]; then
       echo "${p#/proc/}"
     fi
   done

@@ -2,16 +2,28 @@
 """Every experiment, in the order `all` runs them and the document shows their results,
 and the targets of a run in the order of the document's table."""
 
-from . import alloc, ghost, gups, halo, io, latency, nbi, notify, overlap, windows
+from . import alloc, ghost, gups, halo, io, latency, nbi, notebook, notify, overlap, windows
 
 EXPERIMENTS = [
-    m.EXPERIMENT for m in (latency, halo, ghost, gups, nbi, notify, overlap, windows, io, alloc)
+    m.EXPERIMENT
+    for m in (latency, halo, ghost, gups, nbi, notify, overlap, windows, io, alloc, notebook)
 ]
 BY_NAME = {e.name: e for e in EXPERIMENTS}
 
 # The order of the targets table (experiments without targets are left out).
 TARGET_ORDER = [
-    BY_NAME[n] for n in ("halo", "ghost", "notify", "overlap", "latency", "gups", "io", "alloc")
+    BY_NAME[n]
+    for n in (
+        "halo",
+        "ghost",
+        "notify",
+        "overlap",
+        "latency",
+        "gups",
+        "io",
+        "alloc",
+        "notebook",
+    )
 ]
 
 

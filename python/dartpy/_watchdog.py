@@ -102,7 +102,9 @@ def _read(path: str) -> dict:
 
 def main(argv: list) -> int:
     if len(argv) != 2:
-        sys.stderr.write("usage: python -m dartpy._watchdog STATE.json (stdin: the kernel's pipe)\n")
+        sys.stderr.write(
+            "usage: python -m dartpy._watchdog STATE.json (stdin: the kernel's pipe)\n"
+        )
         return 2
     path = argv[1]
     kernel = _read(path).get("kernel_pid") or os.getppid()

@@ -61,7 +61,6 @@ import argparse
 import os
 import pickle
 import shlex
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -236,8 +235,7 @@ def _dartrun_slurm(flavor, n, slurm, script, folder, env, timeout, cwd):
         opts.append(f"--chdir={cwd}")
     res = subprocess.run(
         ["sbatch"] + opts + slurm["sbatch"] + [str(batch)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         text=True,
         env=env,
         timeout=60,

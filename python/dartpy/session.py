@@ -337,7 +337,9 @@ class Session:
         deadline = time.monotonic() + 30
         while not (self._client_file.exists() and self._engine_file.exists()):
             if self._controller.poll() is not None:
-                raise SessionError(f"the ipyparallel controller ended:\n{self._log('controller.log')}")
+                raise SessionError(
+                    f"the ipyparallel controller ended:\n{self._log('controller.log')}"
+                )
             if time.monotonic() > deadline:
                 raise SessionError("the ipyparallel controller did not start within 30 s")
             time.sleep(0.02)
@@ -401,8 +403,7 @@ class Session:
         env = self.launcher.job_environ({}, os.environ)
         res = subprocess.run(
             ["sbatch", "--parsable"] + s["sbatch"] + [str(script)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
             env=env,
             timeout=60,
@@ -448,8 +449,7 @@ class Session:
         and ("GONE", ...) when it has left the queue."""
         res = subprocess.run(
             ["squeue", "-h", "-j", str(self.job_id), "-o", "%T|%r"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            capture_output=True,
             text=True,
             timeout=30,
         )
@@ -474,9 +474,7 @@ class Session:
     def _connect(self) -> None:
         import ipyparallel as ipp
 
-        self.client = ipp.Client(
-            str(self._client_file), profile_dir=str(self._profile), timeout=30
-        )
+        self.client = ipp.Client(str(self._client_file), profile_dir=str(self._profile), timeout=30)
         deadline = time.monotonic() + self.start_timeout
         last_check = 0.0
         while len(self.client.ids) < self.n:
@@ -572,7 +570,9 @@ class Session:
         self._need()
         echo = self.echo if echo is None else echo
         code = textwrap.dedent(code)
-        ars = [self.client[u["engine"]].execute(code, silent=False, block=False) for u in self.units]
+        ars = [
+            self.client[u["engine"]].execute(code, silent=False, block=False) for u in self.units
+        ]
         failed_at = None
         last_check = time.monotonic()
         try:
@@ -682,7 +682,9 @@ class Session:
                 if isinstance(text, list):
                     text = "".join(t or "" for t in text)
                 if text:
-                    where.write("".join(f"[{i}] {line}\n" for line in text.rstrip("\n").split("\n")))
+                    where.write(
+                        "".join(f"[{i}] {line}\n" for line in text.rstrip("\n").split("\n"))
+                    )
             where = sys.stdout
             where.flush()
             outputs = getattr(ar, "outputs", None) or []
@@ -716,9 +718,7 @@ class Session:
         except Exception as e:  # the controller may be gone: say so
             return f"  (their stacks could not be asked for: {e})"
         deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline and any(
-            self._stack_size(u) <= sizes[u] for u in units
-        ):
+        while time.monotonic() < deadline and any(self._stack_size(u) <= sizes[u] for u in units):
             time.sleep(0.05)
         time.sleep(0.1)
         lines = code.split("\n")
@@ -827,7 +827,9 @@ class Session:
             except ipp.error.RemoteError as e:
                 if e.ename == "NameError":
                     raise NameError(f"name {name!r} is not defined on unit {i}") from None
-                raise UnitError(f"unit {i}: cannot pull {name!r}: {e.ename}: {e.evalue}", {i: str(e)}) from None
+                raise UnitError(
+                    f"unit {i}: cannot pull {name!r}: {e.ename}: {e.evalue}", {i: str(e)}
+                ) from None
         return values
 
     def gather_array(self, name: str, root: int = 0):
@@ -921,4 +923,3 @@ class Session:
                 self._end()
         except Exception:
             pass
-

@@ -146,13 +146,19 @@ SESSION_CELLS = [
     ("xs = %dart pull x\nhosts = %dart pull host\nprint('pull:', xs, sorted(set(hosts)))", []),
     ("%dart status", []),
     # One unit raises, the others finish: UnitError, the session lives on.
-    ("%%dart\nif me == 2:\n    raise ValueError('bad value on unit two')\nprint('fine')", ["raises-exception"]),
+    (
+        "%%dart\nif me == 2:\n    raise ValueError('bad value on unit two')\nprint('fine')",
+        ["raises-exception"],
+    ),
     ("%%dart\nprint('alive', me, x)", []),
     # Ctrl-C of an interruptible cell: every unit stops, the session lives on.
     ("%%dart\nimport time\nwhile True:\n    time.sleep(0.01)", ["interrupt", "raises-exception"]),
     ("%%dart\nprint('after interrupt', me, a.interior[0, 0])", []),
     # One unit raises while the others wait in a barrier it never reaches.
-    ("%%dart\nif me == 1:\n    raise RuntimeError('boom on one')\ndart.barrier()", ["raises-exception"]),
+    (
+        "%%dart\nif me == 1:\n    raise RuntimeError('boom on one')\ndart.barrier()",
+        ["raises-exception"],
+    ),
     ("%dart status", []),
     ("%dart restart", []),
     # A unit that dies.
@@ -206,7 +212,9 @@ def test_session_in_a_kernel(where):
         text = k.text(len(cells) - 1)
         line = [ln for ln in text.splitlines() if ln.startswith("unit pids:")][0]
         facts["pids"] = [int(p) for p in line.split(":", 1)[1].strip(" []").split(",")]
-        facts["folder"] = [ln for ln in text.splitlines() if ln.startswith("session:")][0].split()[-1]
+        facts["folder"] = [ln for ln in text.splitlines() if ln.startswith("session:")][0].split()[
+            -1
+        ]
         os.kill(k.pid, signal.SIGKILL)
         t0 = time.monotonic()
         while time.monotonic() - t0 < 20:
@@ -321,7 +329,10 @@ def test_interactive_session_notebook(where, monkeypatch):
     monkeypatch.setenv("DART_SESSION_START", start)
     nb = nbformat.read(REPO / "notebooks/04-interactive-session.ipynb", as_version=4)
     client = nbclient.NotebookClient(
-        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(REPO / "notebooks")}}
+        nb,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(REPO / "notebooks")}},
     )
     t0 = time.monotonic()
     client.execute()  # raises CellExecutionError with the traceback on a failing cell
