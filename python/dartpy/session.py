@@ -323,6 +323,9 @@ class Session:
                 f"--ip={bind}",
                 f"--location={location}",
                 f"--ping={HEARTBEAT_MS}",
+                # A unit counts as dead after 10 s without a heartbeat, not 2.5 s: a busy
+                # machine delays beats. Deaths show sooner through the engines' nannies.
+                f"--HeartMonitor.max_heartmonitor_misses={10_000 // HEARTBEAT_MS}",
                 "--log-level=WARN",
             ],
             "controller.log",
