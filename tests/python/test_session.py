@@ -17,6 +17,7 @@ ipyparallel is missing (pip install dart-mpi[notebook]).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -384,3 +385,25 @@ def test_dartrun_slurm(monkeypatch, slurm_cluster, tmp_path):
             echo=False,
         )
     assert _squeue() == ""
+
+
+@pytest.mark.mpi
+def test_slurm_pending_state_line_and_timeout(monkeypatch, slurm_cluster, tmp_path, capsys):
+    """While the job is pending, a state line; after queue_timeout, cancelled and said so."""
+    from dartpy import session
+
+    for k, v in launcher.clean_env().items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv("SLURM_CONF", slurm_cluster)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    t0 = time.monotonic()
+    with pytest.raises(
+        session.SessionError, match=r"still PENDING \(BeginTime\) after 3 s: cancelled"
+    ):
+        session.Session(
+            n=2, slurm=dict(nodes=1, time="00:02:00", sbatch="--begin=now+120", queue_timeout=3)
+        )
+    assert time.monotonic() - t0 < 20
+    assert re.search(r"waiting for Slurm job \d+: PENDING \(BeginTime\)", capsys.readouterr().out)
+    assert _squeue() == ""
+    assert not list((tmp_path / ".dartpy" / "sessions").iterdir())  # the folder is gone
