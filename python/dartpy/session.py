@@ -567,8 +567,8 @@ class Session:
 
     # -- cells ------------------------------------------------------------------------
     def run(self, code: str, *, echo: Optional[bool] = None) -> List[Any]:
-        """Runs ``code`` on every unit; returns the value of its last expression per
-        unit (None where it has none). Raises UnitError (an exception on some units, the
+        """Runs ``code`` on every unit; returns per unit the text (repr) of the value of
+        its last expression, None where it has none (``pull`` brings values). Raises UnitError (an exception on some units, the
         session lives on) or SessionLost (the session had to end)."""
         self._need()
         echo = self.echo if echo is None else echo
