@@ -497,7 +497,15 @@ class Session:
             raise SessionError(f"{len(ids)} engines registered for {self.n} units: {ids}")
         # One round trip: each engine's MPI rank, world size, host and pid, then DART.
         view = self.client[ids]
-        view.execute(_PROLOGUE.format(folder=self.folder), block=True)
+        try:
+            view.execute(_PROLOGUE.format(folder=self.folder), block=True)
+        except Exception as e:  # e.g. dart.init failing on the units: say what they said
+            lines = [ln for ln in str(e).splitlines() if ln.strip()]
+            raise SessionError(
+                "DART did not initialize on the units: "
+                + "; ".join(dict.fromkeys(lines[-4:]))
+                + f"\n{self._units_log()}"
+            ) from None
         got = view.pull(["_dart_world", "me"], block=True)
         info = [tuple(w) for w, _ in got]
         mes = [m for _, m in got]
