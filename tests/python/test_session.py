@@ -289,17 +289,22 @@ def test_session_in_a_kernel(where):
 
 @pytest.mark.mpi
 def test_slurm_refuses_singletons(monkeypatch, slurm_cluster, tmp_path):
-    """An engine started under srun without the MPI's plugin is a singleton: refused."""
+    """Units started under srun with the wrong plugin: MPICH's are silent singletons
+    (every one rank 0 of 1), which the session refuses; Open MPI's fail to start, which
+    the session reports with their message."""
     from dartpy import session
 
     for k, v in launcher.clean_env().items():
         monkeypatch.setenv(k, v)
     monkeypatch.setenv("SLURM_CONF", slurm_cluster)
     monkeypatch.setenv("HOME", str(tmp_path))
-    # The plugin of the other MPI starts ranks that do not find each other.
-    wrong = {"mpich": "none", "openmpi": "none"}
+    wrong = {"mpich": "pmix", "openmpi": "pmi2"}
     monkeypatch.setattr(session, "SLURM_MPI", wrong)
-    with pytest.raises(session.SessionError, match="not one MPI world of 2"):
+    expect = {
+        "mpich": "not one MPI world of 2",
+        "openmpi": "the units did not start: .*not built with SLURM's PMI support",
+    }[launcher.FLAVOR]
+    with pytest.raises(session.SessionError, match=re.compile(expect, re.S)):
         session.Session(n=2, slurm=dict(nodes=SLURM_NODES, time="00:02:00"), echo=False)
     t0 = time.monotonic()
     while _squeue() and time.monotonic() - t0 < 15:
