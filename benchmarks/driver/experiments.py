@@ -2,28 +2,16 @@
 """Every experiment, in the order `all` runs them and the document shows their results,
 and the targets of a run in the order of the document's table."""
 
-from . import alloc, ghost, gups, halo, io, latency, nbi, notebook, notify, overlap, windows
+from . import alloc, ghost, gups, halo, io, latency, nbi, notify, overlap, windows
 
 EXPERIMENTS = [
-    m.EXPERIMENT
-    for m in (latency, halo, ghost, gups, nbi, notify, overlap, windows, io, alloc, notebook)
+    m.EXPERIMENT for m in (latency, halo, ghost, gups, nbi, notify, overlap, windows, io, alloc)
 ]
 BY_NAME = {e.name: e for e in EXPERIMENTS}
 
 # The order of the targets table (experiments without targets are left out).
 TARGET_ORDER = [
-    BY_NAME[n]
-    for n in (
-        "halo",
-        "ghost",
-        "notify",
-        "overlap",
-        "latency",
-        "gups",
-        "io",
-        "alloc",
-        "notebook",
-    )
+    BY_NAME[n] for n in ("halo", "ghost", "notify", "overlap", "latency", "gups", "io", "alloc")
 ]
 
 

@@ -3,7 +3,7 @@
 of 4 units and the time of an empty cell, with the local launcher and (--slurm, root, a
 Slurm of scripts/slurm.sh) as a Slurm job (benchmarks/bench_notebook.py with the venv's
 python). Targets: 4 local units ready in <= 4 s, a Slurm session <= 6 s after its job
-starts, an empty cell <= 20 ms at 4 units."""
+starts, an empty cell <= 20 ms at 4 units. Not part of `all` (benchmarks/run)."""
 
 import csv
 import os
