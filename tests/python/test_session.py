@@ -82,7 +82,8 @@ SLURM_NODES = 2 if launcher.FLAVOR == "mpich" else 1
 def _start_line(where: str, n: int = 4) -> str:
     if where == "slurm":
         return f"%dart start -n {n} --slurm --nodes {SLURM_NODES} --time 00:05:00 --grace 2"
-    return f"%dart start -n {n} --grace 2"
+    # DART_UNITS_PER_NODE=2: two emulated nodes, so arrays cross them through MPI RMA.
+    return f"%dart start -n {n} --grace 2 --upn 2"
 
 
 class Kernel:
@@ -141,7 +142,7 @@ SESSION_CELLS = [
     (
         "%%dart\nimport socket\na = dart.Array((16, 12), np.float64, halo=1)\n"
         "a.interior[...] = me\nhost = socket.gethostname()\n"
-        "print('unit', me, 'of', nunits, 'size', dart.size(), 'on', host)",
+        "print('unit', me, 'of', nunits, 'size', dart.size(), 'on', host, 'node', dart.unit_node(me))",
         [],
     ),
     ("%%dart\na.interior[...] += 10 * nunits\nx = me * me", []),
@@ -244,6 +245,8 @@ def test_session_in_a_kernel(where):
     assert "units (" in t(1) and "ready in" in t(1), t(1)
     for u in range(4):
         assert f"[{u}] unit {u} of 4 size 4 on" in t(2), t(2)
+        if where == "local":  # --upn 2
+            assert re.search(rf"\[{u}\] unit {u} of 4 size 4 on \S+ node {u // 2}\n", t(2)), t(2)
     assert "gather ok: (16, 12) [40.0, 41.0, 42.0, 43.0] [48, 48, 48, 48]" in t(4), t(4)
     assert "pull: [0, 1, 4, 9]" in t(5), t(5)
     if where == "slurm":
