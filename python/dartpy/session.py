@@ -149,20 +149,22 @@ class Session:
     """``n`` DART units as ipyparallel engines that keep their state across cells.
 
     Arguments:
-      n: number of units.
-      slurm: None (units here, under mpiexec) or a dict with ``nodes``, ``time``
-        (default 01:00:00; always set), ``partition``, ``account``, ``sbatch`` (more
-        sbatch options, one string), ``queue_timeout`` (seconds to wait while the job
-        is pending, default 600).
-      ip: the address the controller binds and the units connect to (default: loopback
-        here; with Slurm every interface, advertised as this machine's outward address).
-      grace: seconds that the other units get to finish after one failed or after Ctrl-C
-        before the session is ended (default 5).
-      upn: DART_UNITS_PER_NODE for the units (node emulation; local sessions).
-      start_timeout: seconds for the units to register once running (default 60).
-      folder: parent of the session's folder (connection files, logs). With Slurm it
-        must be visible on the compute nodes: the default is ~/.dartpy/sessions.
-      echo: print the units' output after each cell.
+
+    - ``n``: number of units.
+    - ``slurm``: None (units here, under mpiexec) or a dict with ``nodes``, ``time``
+      (default 01:00:00; always set), ``partition``, ``account``, ``sbatch`` (more sbatch
+      options, one string), ``queue_timeout`` (seconds to wait while the job is pending,
+      default 600).
+    - ``ip``: the address the controller binds and the units connect to (default:
+      loopback here; with Slurm every interface, advertised as this machine's outward
+      address).
+    - ``grace``: seconds that the other units get to finish after one failed or after
+      Ctrl-C before the session is ended (default 5).
+    - ``upn``: DART_UNITS_PER_NODE for the units (node emulation; local sessions).
+    - ``start_timeout``: seconds for the units to register once running (default 60).
+    - ``folder``: parent of the session's folder (connection files, logs). With Slurm it
+      must be visible on the compute nodes: the default is ~/.dartpy/sessions.
+    - ``echo``: print the units' output after each cell.
     """
 
     def __init__(
