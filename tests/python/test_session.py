@@ -423,3 +423,28 @@ def test_slurm_pending_state_line_and_timeout(monkeypatch, slurm_cluster, tmp_pa
     assert re.search(r"waiting for Slurm job \d+: PENDING \(BeginTime\)", capsys.readouterr().out)
     assert _squeue() == ""
     assert not list((tmp_path / ".dartpy" / "sessions").iterdir())  # the folder is gone
+
+
+@pytest.mark.mpi
+@pytest.mark.skipif(launcher.FLAVOR != "mpich", reason="the benchmark is checked once, on MPICH")
+def test_notebook_benchmark_quick(tmp_path):
+    """`benchmarks/run notebook --quick` writes its rows and its target lines (no timing
+    is asserted: the numbers of a loaded machine are whatever they are)."""
+    import csv
+    import sys
+
+    out = tmp_path / "notebook.csv"
+    job = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks/run"), "notebook", "--quick", "--csv", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        env=launcher.clean_env(),
+    )
+    assert job.returncode == 0, job.stdout + job.stderr
+    with open(out) as f:
+        ops = {r["op"] for r in csv.DictReader(f)}
+    assert ops == {"start", "empty-cell"}, ops
+    assert "notebook local start (4 units) <= 4000 ms:" in job.stdout
+    assert "notebook local empty-cell (4 units) <= 20 ms:" in job.stdout
