@@ -358,7 +358,7 @@ class Session:
             f"--profile-dir={self._profile}",
             f"--cluster-id={self._cid}",
             "--mpi",
-            # An engine whose controller is gone ends by itself after 10 s.
+            # An engine whose controller is gone ends by itself after 40 missed heartbeats.
             "--IPEngine.max_heartbeat_misses=40",
             "--IPEngine.wait_for_url_file=60",
             "--log-level=ERROR",
