@@ -40,6 +40,7 @@ a real Slurm):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -51,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -136,6 +138,20 @@ _dart_stack = open({folder!r} + "/stack-%d.txt" % me, "w")
 _dart_fh.register(_dart_signal.SIGUSR1, file=_dart_stack, all_threads=True)
 del _dart_fh, _dart_os, _dart_signal, _dart_socket, _dart_MPI
 """
+
+
+@contextlib.contextmanager
+def _no_interrupts():
+    """SIGINT ignored while a session ends its units (a second Ctrl-C, or Jupyter's
+    repeated interrupt, must not leave the job half ended); main thread only."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def _check_time(value: str) -> str:
@@ -600,11 +616,10 @@ class Session:
                 if errors and failed_at is None:
                     failed_at = time.monotonic()
                 if failed_at is not None and time.monotonic() - failed_at > self.grace:
-                    where = self._where(pending, code)
-                    self._lose(
+                    self._lose_blocked(
                         f"unit(s) {self._ids(errors)} raised, and unit(s) "
-                        f"{self._ids(pending)} were still blocked {self.grace:g} s later:\n"
-                        f"{where}\nthe session ended its units",
+                        f"{self._ids(pending)} were still blocked {self.grace:g} s later:",
+                        pending,
                         ars,
                         code,
                         echo,
@@ -778,20 +793,23 @@ class Session:
         """Ctrl-C: SIGINT to the busy units; end the session if they stay busy."""
         busy = [i for i, ar in enumerate(ars) if not ar.ready()]
         try:
-            self.client.send_signal(
-                signal.SIGINT, targets=[self.units[u]["engine"] for u in busy], block=True
-            )
-        except Exception:
-            pass
-        deadline = time.monotonic() + self.grace
-        while time.monotonic() < deadline and not all(ar.ready() for ar in ars):
-            time.sleep(0.05)
+            try:
+                self.client.send_signal(
+                    signal.SIGINT, targets=[self.units[u]["engine"] for u in busy], block=True
+                )
+            except Exception:
+                pass
+            deadline = time.monotonic() + self.grace
+            while time.monotonic() < deadline and not all(ar.ready() for ar in ars):
+                time.sleep(0.05)
+        except KeyboardInterrupt:
+            pass  # Ctrl-C again: wait no longer
         busy = [i for i, ar in enumerate(ars) if not ar.ready()]
         if busy:
-            where = self._where(busy, code)
-            self._lose(
+            self._lose_blocked(
                 f"interrupted: unit(s) {self._ids(busy)} could not be interrupted within "
-                f"{self.grace:g} s:\n{where}\nthe session ended its units",
+                f"{self.grace:g} s:",
+                busy,
                 ars,
                 code,
                 echo,
@@ -799,6 +817,12 @@ class Session:
         self._show(ars, echo)
         sys.stderr.write("interrupted: every unit stopped its cell; the session lives on\n")
         raise KeyboardInterrupt
+
+    def _lose_blocked(self, why: str, blocked, ars, code: str, echo: bool) -> None:
+        """Ends the session, saying where the blocked units are; immune to Ctrl-C."""
+        with _no_interrupts():
+            where = self._where(blocked, code)
+            self._lose(f"{why}\n{where}\nthe session ended its units", ars, code, echo)
 
     def _lose(self, why: str, ars, code: str, echo: bool, log: bool = False) -> None:
         import ipyparallel as ipp
@@ -821,7 +845,8 @@ class Session:
         except Exception:
             pass
         text = self._units_log() if log else ""
-        self._end()
+        with _no_interrupts():
+            self._end()
         raise SessionLost(why + (f"\n{text[-1500:]}" if text else ""))
 
     # -- data -------------------------------------------------------------------------
@@ -911,7 +936,8 @@ class Session:
     def stop(self) -> None:
         """Ends the units (the Slurm job, or the local processes) and the controller;
         returns when the job has left Slurm's queue."""
-        self._end(wait_gone=True)
+        with _no_interrupts():
+            self._end(wait_gone=True)
 
     def restart(self) -> "Session":
         """Stops the session and starts a new one with the same arguments."""
