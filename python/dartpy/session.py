@@ -656,22 +656,32 @@ class Session:
         return ", ".join(str(u) for u in sorted(units))
 
     def _death(self, ars, errors) -> Optional[str]:
-        """What killed a unit, if the error of a finished cell says a unit died."""
+        """Which units died, if the error of a finished cell says a unit died. MPI often
+        ends the whole job when one unit dies, so the others' death notices follow within
+        moments: they are waited for briefly and all named."""
         import ipyparallel as ipp
 
-        for i in errors:
-            if not ars[i].ready():
-                continue
-            try:
-                ars[i].get(0)
-            except ipp.error.EngineError as e:
-                return f"unit {i} died ({e})"
-            except ipp.error.RemoteError as e:
-                if e.ename == "EngineError":
-                    return f"unit {i} died ({e.evalue})"
-            except Exception:
-                continue
-        return None
+        def dead(indices) -> List[int]:
+            out = []
+            for i in indices:
+                if not ars[i].ready():
+                    continue
+                try:
+                    ars[i].get(0)
+                except ipp.error.EngineError:
+                    out.append(i)
+                except ipp.error.RemoteError as e:
+                    if e.ename == "EngineError":
+                        out.append(i)
+                except Exception:
+                    continue
+            return out
+
+        if not dead(errors):
+            return None
+        time.sleep(0.3)
+        units = dead(range(len(ars)))
+        return f"unit(s) {self._ids(units)} died (or were ended with the job)"
 
     @staticmethod
     def _traceback(ar) -> str:

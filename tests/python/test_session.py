@@ -272,7 +272,8 @@ def test_session_in_a_kernel(where):
     assert "restarted: 4 units" in t(13), t(13)
     # A unit that dies ends the session within seconds.
     assert k.error(14)[0] == "SessionLost", t(14)
-    assert "unit 3 died" in t(14), t(14)
+    # MPI may end the other units with it: unit 3 is among those named.
+    assert re.search(r"unit\(s\) [0-9, ]*3 died", t(14)), t(14)
     assert k.seconds[14] < 20, k.seconds[14]
     # Ctrl-C with units blocked in a barrier: the session ends and says where they were.
     assert k.error(16)[0] == "SessionLost", t(16)
