@@ -176,10 +176,11 @@ if [[ ${DART_SKIP_PYTHON:-0} != 1 && -z $SANITIZE ]]; then
     pip=("$py" -m pip install -q --disable-pip-version-check)
     # numpy and pytest for dartpy and its tests; nbclient, ipykernel and matplotlib for the
     # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot; mypy for
-    # the check of the stubs (tests/python/test_docs.py, mypy.stubtest).
-    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy' 2>/dev/null; then
-      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy"
-      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy ||
+    # the check of the stubs (tests/python/test_docs.py, mypy.stubtest); ipyparallel for
+    # the notebook sessions (the extra dart-mpi[notebook]; tests/python/test_session.py).
+    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy, ipyparallel' 2>/dev/null; then
+      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy ipyparallel"
+      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy 'ipyparallel>=9.2' ||
         { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
     fi
     # mpi4py: rebuilt when missing, broken, or built with another wrapper. No pip cache:

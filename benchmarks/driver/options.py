@@ -7,7 +7,7 @@ class Usage(Exception):
     """A wrong command line: the driver prints the message and the usage, exits 2."""
 
 
-FLAGS = ("quick", "baselines_only", "markdown", "no_python")  # options without a value
+FLAGS = ("quick", "baselines_only", "markdown", "no_python", "slurm")  # options without a value
 
 
 def parse(argv, allowed):
@@ -22,6 +22,7 @@ def parse(argv, allowed):
         "sizes": None,
         "baselines_only": False,
         "no_python": False,
+        "slurm": False,
         "build_dir": None,
         "markdown": False,
         "timeout": 300,
