@@ -145,6 +145,7 @@ cmd_up() {
     # The holder: a sleeping shell in the host's namespaces; its UTS, IPC and mount
     # namespaces are new (hostname, /dev/shm, /etc/hosts), its network namespace the one
     # made above. Detached, so that it outlives this script and its caller's session.
+    # shellcheck disable=SC2016 # expanded by the inner bash
     setsid ip netns exec "$ns" unshare --uts --ipc --mount --propagation private \
       bash -c 'hostname "$1" && mount -t tmpfs -o "size=$2m,mode=1777" dart-shm /dev/shm &&
              mount --bind "$3/hosts" /etc/hosts && echo $$ >"$3/$1.pid" &&

@@ -135,8 +135,7 @@ def check(job: Job, case: str, n: int) -> None:
     assert job.passes(case, n) == n, job.describe()
     if job.finalize_hang and FLAVOR == "mpich":
         pytest.xfail(
-            "MPICH 4.0.2 (ch4:ucx) hung in MPI_Finalize after every unit passed "
-            "(docs/two-hosts.md)"
+            "MPICH 4.0.2 (ch4:ucx) hung in MPI_Finalize after every unit passed (docs/two-hosts.md)"
         )
     assert job.returncode == 0, job.describe()
 
@@ -145,7 +144,9 @@ def check(job: Job, case: str, n: int) -> None:
 def test_init_and_putget(hosts, n):
     """Two nodes by hostname in dart.info() and the locality queries; put/get between
     the hosts and within one."""
-    job = run_on_hosts([sys.executable, SCENARIOS / "two_hosts.py", "init_putget"], n, "init_putget")
+    job = run_on_hosts(
+        [sys.executable, SCENARIOS / "two_hosts.py", "init_putget"], n, "init_putget"
+    )
     check(job, "init_putget", n)
 
 
