@@ -241,7 +241,7 @@ cmd_run() {
   [[ $n =~ ^[0-9]+$ && $n -ge 1 ]] || die "run: -n N (N >= 1) is required"
   [[ $# -ge 1 ]] || die "run: no program (… -- PROGRAM [ARGS...])"
   need_root
-  local owned=0 rc=0
+  local owned=0 rc=0 job
   if ! is_up; then
     owned=1
     trap 'exit 130' INT
@@ -249,8 +249,15 @@ cmd_run() {
     cmd_up
     trap 'cmd_down' EXIT
   fi
+  # In the background, so that a signal to this script is handled at once (bash runs a
+  # trap only after its foreground command ends): launch.py ends the job on SIGTERM.
   python3 "$REPO/python/dartpy/launch.py" --mpi "$mpi" --mpiexec "$STATE/mpiexec.$mpi" \
-    --timeout "$timeout" -n "$n" "${envs[@]}" -- "$@" || rc=$?
+    --timeout "$timeout" -n "$n" "${envs[@]}" -- "$@" &
+  job=$!
+  trap 'kill -TERM "$job" 2>/dev/null; wait "$job"; exit 130' INT
+  trap 'kill -TERM "$job" 2>/dev/null; wait "$job"; exit 143' TERM
+  wait "$job" || rc=$?
+  trap - INT TERM
   ((owned)) || return "$rc"
   exit "$rc"
 }
