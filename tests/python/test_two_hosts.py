@@ -4,6 +4,10 @@ a network, UTS, IPC and mount namespace of its own, MPI's traffic between them T
 veth pair. Init (two nodes by hostname), put/get between the hosts and the array
 ghost-filling matrix at 2 units (one per host) and 4 (two per host).
 
+DART_TEST_TWO_HOSTS: ALL (MPICH's default) runs every job, REDUCED (Open MPI's default:
+its jobs on the two hosts take 3-6 times MPICH's, see docs/two-hosts.md) only the 4-unit
+ones (two units per host: neighbours on the same host and on the other), OFF none.
+
 Root only (the script creates namespaces): skipped with the reason otherwise. The hosts
 are brought up once for this module and removed after it (left up when they were up
 before). Every job has a time limit.
@@ -35,7 +39,23 @@ JOB_TIMEOUT = 180.0
 # Seconds a job gets to end after every unit printed PASS (MPI_Finalize, mpiexec).
 FINALIZE_GRACE = 10.0
 
-pytestmark = pytest.mark.twohosts
+MODE = os.environ.get("DART_TEST_TWO_HOSTS", "REDUCED" if FLAVOR == "openmpi" else "ALL")
+if MODE.upper() not in ("ALL", "REDUCED", "OFF"):
+    raise ValueError(f"DART_TEST_TWO_HOSTS={MODE}: use ALL, REDUCED or OFF")
+MODE = MODE.upper()
+
+pytestmark = [
+    pytest.mark.twohosts,
+    pytest.mark.skipif(MODE == "OFF", reason="DART_TEST_TWO_HOSTS=OFF"),
+]
+
+
+def unit_counts() -> list:
+    """2 and 4 units; under REDUCED the 2-unit job is skipped with the reason."""
+    reduced = pytest.mark.skipif(
+        MODE == "REDUCED", reason=f"DART_TEST_TWO_HOSTS={MODE} ({FLAVOR}): 4 units only"
+    )
+    return [pytest.param(2, id="n2", marks=reduced), pytest.param(4, id="n4")]
 
 
 def unavailable() -> str:
@@ -140,7 +160,7 @@ def check(job: Job, case: str, n: int) -> None:
     assert job.returncode == 0, job.describe()
 
 
-@pytest.mark.parametrize("n", [2, 4], ids=["n2", "n4"])
+@pytest.mark.parametrize("n", unit_counts())
 def test_init_and_putget(hosts, n):
     """Two nodes by hostname in dart.info() and the locality queries; put/get between
     the hosts and within one."""
@@ -150,7 +170,7 @@ def test_init_and_putget(hosts, n):
     check(job, "init_putget", n)
 
 
-@pytest.mark.parametrize("n", [2, 4], ids=["n2", "n4"])
+@pytest.mark.parametrize("n", unit_counts())
 def test_array_matrix(hosts, n):
     """The ghost-filling matrix of dartpy.Array (scenarios/arrays.py, unchanged) with the
     blocks of one host's units next to the other's."""
