@@ -46,7 +46,7 @@ def cmd_halo(argv):
         },
     )
     if two_hosts.hosts_count(opts):
-        with two_hosts.two_hosts():
+        with two_hosts.two_hosts(opts["mpi"]):
             return run_halo(opts, two_hosts.mpiexec(opts["mpi"]))
     return run_halo(opts, None)
 
