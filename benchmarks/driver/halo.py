@@ -9,6 +9,7 @@ import re
 import sys
 import tempfile
 
+from . import hosts as two_hosts
 from .experiment import Experiment
 from .jobs import (
     REPO,
@@ -41,9 +42,21 @@ def cmd_halo(argv):
             "n2",
             "no_python",
             "rounds",
+            "hosts",
         },
     )
+    if two_hosts.hosts_count(opts):
+        with two_hosts.two_hosts(opts["mpi"]):
+            return run_halo(opts, two_hosts.mpiexec(opts["mpi"]))
+    return run_halo(opts, None)
+
+
+def run_halo(opts, hosts_mpiexec):
+    """The halo rows; with hosts_mpiexec (--hosts 2) only on the two hosts (placement
+    `hosts`), without progress processes (a progress process per real host is not
+    measured here)."""
     mpi, quick = opts["mpi"], opts["quick"]
+    places = (two_hosts.PLACEMENT,) if hosts_mpiexec else ("node", "remote")
     progs = find_programs(mpi, opts["build_dir"], True, ["bench_halo", "heat3d"])
     iters = int(opts.get("iters") or (20 if quick else 200))
     timeout = float(opts["timeout"])
@@ -55,7 +68,7 @@ def cmd_halo(argv):
         rows = []
         for dim, n in ((3, opts.get("n3") or 32), (2, opts.get("n2") or 256)):
             for units in units_list(opts, "2" if quick else "2,4"):
-                for pl in ("node", "remote"):
+                for pl in places:
                     label = placement_label(pl, units)
                     # Oversubscribed, each MPI_Barrier or fence waits milliseconds for the
                     # scheduler: a tenth of the iterations keeps the suite short.
@@ -77,10 +90,11 @@ def cmd_halo(argv):
                         timeout,
                         f"{mpi} halo {dim}d n={n} {units} units {label}",
                         n=units,
+                        mpiexec=hosts_mpiexec,
                     )
             # 2 units of dart-nb (and dart, its reference) with one progress process per
             # (emulated) node: the rows dart-nb-progress and dart-progress.
-            for pl in ("node", "remote"):
+            for pl in () if hosts_mpiexec else ("node", "remote"):
                 nproc, env = progress_job(1 if pl == "remote" else 0)
                 label = f"{mpi} halo {dim}d n={n} 2 units {pl} dart-nb-progress ({nproc} processes)"
                 rows += run_job(
@@ -108,8 +122,8 @@ def cmd_halo(argv):
         per_round.append(rows)
     rows = aggregate(per_round)
     if not opts["no_python"]:
-        for pl in ("node",) if quick else ("node", "remote"):
-            rows += heat_example_rows(mpi, progs, iters, pl, timeout, quick)
+        for pl in places[:1] if quick else places:
+            rows += heat_example_rows(mpi, progs, iters, pl, timeout, quick, hosts_mpiexec)
     if opts["csv"]:
         write_csv(opts["csv"], rows, mpi)
     print(f"halo exchange, {mpi}" + (" [quick]" if quick else ""))
@@ -123,14 +137,14 @@ def cmd_halo(argv):
 HEAT_EXAMPLE_ROUNDS = 3  # of a full run; --quick runs each example once
 
 
-def heat_example_rows(mpi, progs, iters, placement, timeout, quick):
+def heat_example_rows(mpi, progs, iters, placement, timeout, quick, mpiexec=None):
     """Rows of the DART heat3d examples (on the distributed arrays, dart_array.h) on 2
     units at 32^3 per unit: C++ (impl dart-array-example), Python (dartpy-array) and
     Fortran (dart-fortran-array), blocking and, with an -nb impl, --mode nonblocking. Each row is what the example prints per iteration:
     exchange the median halo exchange (max over units), compute the mean. A full run
     repeats the examples HEAT_EXAMPLE_ROUNDS times, interleaved, and takes the smallest
     of the rounds' medians (see aggregate) for median_us and min_us. The examples must
-    write identical fields (else JobFailed)."""
+    write identical fields (else JobFailed). mpiexec: as launch_job (two hosts)."""
     py = venv_python(mpi)
     progs3 = [("dart-array-example", [progs["heat3d"]])]
     if os.access(py, os.X_OK):
@@ -166,6 +180,7 @@ def heat_example_rows(mpi, progs, iters, placement, timeout, quick):
                         placement == "remote",
                         timeout,
                         f"{mpi} halo example {name} {placement}",
+                        mpiexec=mpiexec,
                     )
                     compute, exchange = heat_times(name, res.stdout)
                     with open(out, "rb") as f:

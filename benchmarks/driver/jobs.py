@@ -40,11 +40,21 @@ def venv_python(mpi):
 
 
 def run_job(
-    mpi, prog, args, emulate_nodes, timeout, label, n=2, units_per_node=None, env=None, columns=()
+    mpi,
+    prog,
+    args,
+    emulate_nodes,
+    timeout,
+    label,
+    n=2,
+    units_per_node=None,
+    env=None,
+    columns=(),
+    mpiexec=None,
 ):
     """Launch prog with args as a job of n processes and return the CSV rows it wrote (a
     dict per row). The program gets `--out FILE` and writes HEADER, `case` and then the
-    given columns. emulate_nodes, units_per_node, env: as launch_job."""
+    given columns. emulate_nodes, units_per_node, env, mpiexec: as launch_job."""
     fd, out = tempfile.mkstemp(prefix="dart-bench-", suffix=".csv")
     os.close(fd)
     try:
@@ -57,6 +67,7 @@ def run_job(
             n,
             units_per_node,
             env,
+            mpiexec,
         )
         with open(out) as f:
             rows = [r for r in csv.DictReader(f, fieldnames=HEADER + ["case"] + list(columns))]
@@ -72,12 +83,15 @@ def run_job(
 JOB_LAYOUT_VARS = ("DART_UNITS_PER_NODE", "DART_PROGRESS_PER_NODE")
 
 
-def launch_job(mpi, argv, emulate_nodes, timeout, label, n=2, units_per_node=None, env=None):
+def launch_job(
+    mpi, argv, emulate_nodes, timeout, label, n=2, units_per_node=None, env=None, mpiexec=None
+):
     """Launch argv as a job of n processes and return launch.run's Result (stdout and
     stderr merged in its stdout); raise JobFailed when it fails or runs out of time.
     emulate_nodes sets DART_UNITS_PER_NODE=1 (units_per_node: another number); env adds
-    variables for the job. A line on stderr when the job starts and when it is done."""
-    launcher = launch.Launcher.of(mpi)
+    variables for the job; mpiexec replaces the MPI's own (hosts.mpiexec: two hosts). A
+    line on stderr when the job starts and when it is done."""
+    launcher = launch.Launcher.of(mpi, mpiexec)
     env_vars = dict(env or {})
     if emulate_nodes or units_per_node:
         env_vars["DART_UNITS_PER_NODE"] = str(units_per_node or 1)
