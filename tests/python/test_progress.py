@@ -160,3 +160,20 @@ def test_python_exception_ends_units_and_progress_processes(units, upn):
     assert f"dartpy: uncaught RuntimeError on unit {units - 1} of {units}" in job.stderr, (
         job.describe()
     )
+
+
+# ---- teams when the machine is not oversubscribed -------------------------------------------
+@pytest.mark.parametrize("units,upn", [(2, None)], ids=ids([(2, None)]))
+def test_teams_with_progress_when_not_oversubscribed(units, upn):
+    """DART_WAIT=yield makes DART treat the machine as not oversubscribed: the progress
+    processes' barrier of a team creation and destruction is then MPI_Barrier (it once
+    called itself forever there, a crash on a machine with a core per process)."""
+    exe = built(BUILD / "tests" / "cpp" / "test_team")
+    job = launcher.run_job(
+        [str(exe), "--gtest_filter=*Create*:*Nested*:*Clone*"],
+        procs(units, upn),
+        env_of(upn, {"DART_WAIT": "yield"}),
+        timeout=120,
+    )
+    assert job.returncode == 0, job.describe()
+    assert "[  PASSED  ]" in job.stdout and "FAILED" not in job.stdout, job.describe()

@@ -210,7 +210,7 @@ def _squeue():
     ).stdout.strip()
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_session_in_a_kernel(where):
     cells = [(_start_line(where) if s == "START" else s, t) for s, t in SESSION_CELLS]
     k = Kernel(cells)
@@ -291,7 +291,7 @@ def test_session_in_a_kernel(where):
     assert facts["cleanup_seconds"] < 15, facts
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_slurm_refuses_singletons(monkeypatch, slurm_cluster, tmp_path):
     """Units started under srun with the wrong plugin: MPICH's are silent singletons
     (every one rank 0 of 1), which the session refuses; Open MPI's fail to start, which
@@ -340,7 +340,7 @@ def test_session_bad_arguments():
         notebook.dart_line("gather a")
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_interactive_session_notebook(where, monkeypatch):
     """notebooks/04-interactive-session.ipynb top to bottom, on both launchers."""
     start = "-n 4" if where == "local" else f"-n 4 --slurm --nodes {SLURM_NODES} --time 00:10:00"
@@ -367,7 +367,7 @@ def test_interactive_session_notebook(where, monkeypatch):
         assert _squeue() == ""
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_dartrun_slurm(monkeypatch, slurm_cluster, tmp_path):
     """%%dartrun --slurm: a batch job (no allocation here), one MPI world on two nodes."""
     from dartpy import notebook
@@ -404,7 +404,7 @@ def test_dartrun_slurm(monkeypatch, slurm_cluster, tmp_path):
     assert _squeue() == ""
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_slurm_pending_state_line_and_timeout(monkeypatch, slurm_cluster, tmp_path, capsys):
     """While the job is pending, a state line; after queue_timeout, cancelled and said so."""
     from dartpy import session
@@ -426,7 +426,7 @@ def test_slurm_pending_state_line_and_timeout(monkeypatch, slurm_cluster, tmp_pa
     assert not list((tmp_path / ".dartpy" / "sessions").iterdir())  # the folder is gone
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.skipif(launcher.FLAVOR != "mpich", reason="the benchmark is checked once, on MPICH")
 def test_notebook_benchmark_quick(tmp_path):
     """`benchmarks/run notebook --quick` writes its rows and its target lines (no timing
