@@ -684,6 +684,13 @@ TEST(ArrayReduce, DotNeedsOneDistribution) {
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_dot(a, b, &r));
     EXPECT_NE(std::string(dart_error_detail()).find("different teams"), std::string::npos)
         << dart_error_detail();
+    // A reduction over a one-unit team: collective over that team only.
+    void *p = nullptr;
+    dart_array_local(b, &p);
+    for (int k = 0; k < 12 * n; ++k) static_cast<double *>(p)[k] = 1.0;
+    double sb = 0;
+    DART_EXPECT_OK(dart_array_reduce(b, DART_OP_SUM, &sb));
+    EXPECT_EQ(sb, 12.0 * n);
     dart_array_destroy(&b);
     drop_team(mine);
   }
