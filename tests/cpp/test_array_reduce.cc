@@ -737,7 +737,7 @@ TEST(ArrayReduce, CxxMethods) {
   static_assert(std::is_same<dart::Array<float>::sum_type, float>::value, "float sums");
   static_assert(std::is_same<decltype(dart::dot(z, z)), std::complex<float>>::value, "vdot");
   for (int64_t i = u.lo(0); i < u.hi(0); ++i)
-    for (int64_t j = 0; j < 4; ++j) {
+    for (int64_t j = u.lo(1); j < u.hi(1); ++j) {  // u and v: the same blocks
       u(i, j) = (double)(i * 4 + j) - 5;  // -5 .. 12n - 6
       v(i, j) = 2;
     }
