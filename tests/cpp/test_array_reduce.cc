@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// dart-test: UNITS 1 2 4 UPN none 1 NO_FAKE_HOSTS
+// (CI time: the Python scenario test_array_numpy.py adds 3 units at DART_UNITS_PER_NODE=2)
 // Reductions of distributed arrays (dart_array.h, issue 37): sum, min, max, the three norms
 // and the dot product of every basic type, complex numbers and a vector field, on arrays
 // of 1-3 dimensions with ghosts (filled with poison: a ghost read shows), default and

@@ -1,4 +1,6 @@
 ! SPDX-License-Identifier: BSD-3-Clause
+! dart-test: UNITS 1 2 4 UPN none 1 NO_FAKE_HOSTS
+! (CI time: the Python scenario test_array_numpy.py adds 3 units at DART_UNITS_PER_NODE=2)
 ! ftest_array_reduce: the reductions of distributed arrays in Fortran (issue 37):
 ! dart_array_reduce (sum, min, max), dart_array_norm (1, 2, inf) and dart_array_dot, generic
 ! over the element types of module `dart`, against the documented order computed here

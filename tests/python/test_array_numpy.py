@@ -194,7 +194,7 @@ def test_read_only_folder_is_permission_error(d, tmp_path):
 # several units (mpiexec)
 # ---------------------------------------------------------------------------------------
 
-REDUCE = [(1, None), (2, None), (2, 1), (3, 2), (4, None), (4, 1)]
+REDUCE = [(1, None), (2, 1), (3, 2), (4, None)]
 
 
 @pytest.mark.multiunit
@@ -208,7 +208,7 @@ def test_reductions_every_dtype(n, upn, prog):
     assert job.passes("numpy_reductions", n) == n, job.describe()
 
 
-UFUNCS = [(1, None), (2, 1), (3, None), (4, 2)]
+UFUNCS = [(1, None), (3, None), (4, 2)]
 
 
 @pytest.mark.multiunit
