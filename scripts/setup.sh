@@ -48,6 +48,10 @@ PACKAGES=(
   libgtest-dev googletest
   # NUMA and core detail of the locality API; the build works without it (sysfs).
   libhwloc-dev
+  # Parallel HDF5 of each MPI, for the arrays' HDF5 files (cpp/src/array/h5.cc); they
+  # install side by side (/usr/include/hdf5/<mpi>, /usr/lib/<multiarch>/hdf5/<mpi>) and
+  # the build works without them (cmake/DartHDF5.cmake).
+  libhdf5-mpich-dev libhdf5-openmpi-dev
   # The API references of the documentation site (scripts/docs.sh; it installs it too).
   doxygen
 )
@@ -176,10 +180,11 @@ if [[ ${DART_SKIP_PYTHON:-0} != 1 && -z $SANITIZE ]]; then
     pip=("$py" -m pip install -q --disable-pip-version-check)
     # numpy and pytest for dartpy and its tests; nbclient, ipykernel and matplotlib for the
     # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot; mypy for
-    # the check of the stubs (tests/python/test_docs.py, mypy.stubtest).
-    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy' 2>/dev/null; then
-      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy"
-      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy ||
+    # the check of the stubs (tests/python/test_docs.py, mypy.stubtest); h5py (a serial
+    # wheel), xarray and h5netcdf read the HDF5 files DART writes (tests/python).
+    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy, h5py, xarray, h5netcdf' 2>/dev/null; then
+      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy h5py xarray h5netcdf"
+      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy h5py xarray h5netcdf ||
         { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
     fi
     # mpi4py: rebuilt when missing, broken, or built with another wrapper. No pip cache:
