@@ -57,6 +57,9 @@ from ._core import (  # noqa: F401  (explicit names for readers and type checker
     Transfer,
 )
 
+# isort: split
+from . import h5  # noqa: F401,E402  (dartpy.h5.File; adds Array.from_h5)
+
 __version__: str = _core.__version__
 
 _hooks: Optional[tuple] = None

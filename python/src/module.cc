@@ -23,4 +23,5 @@ PYBIND11_MODULE(_core, m) {
   bind_coll(m);
   bind_notify(m);
   bind_array(m);
+  bind_h5(m);
 }

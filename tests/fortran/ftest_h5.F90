@@ -86,7 +86,7 @@ program ftest_h5
 
   call dart_h5_open(f, path, 'r', stat=st)
   call check_ok(st, 'open r')
-  call dart_array_read_h5(f, 'T', b, halo=[2, 1], procs=[nunits, 1], stat=st)
+  call dart_array_read_h5(f, 'T', b, halo=[1, 2], procs=[nunits, 1], stat=st)
   call check_ok(st, 'read T')
   call dart_array_interior(b, q)
   call dart_array_query(b, lo=lo, hi=hi)
