@@ -893,7 +893,11 @@ dart_ret_t dart_h5_open(const char *path, const char *mode, dart_team_t team, da
   Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   Id fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
   local = DART_OK;
-  if (!fapl.ok() || !fcpl.ok() || H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0)
+  // Metadata written and read collectively: every unit takes part in every metadata
+  // write, so that a write the file system refuses (EFBIG, ENOSPC) fails on every unit
+  // instead of on unit 0 alone, which would leave the others in HDF5's next collective.
+  if (!fapl.ok() || !fcpl.ok() || H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0 ||
+      H5Pset_coll_metadata_write(fapl, true) < 0 || H5Pset_all_coll_metadata_ops(fapl, true) < 0)
     local = h5_fail(fn, "H5Pset_fapl_mpio", p);
   if (local == DART_OK) {
     // netCDF-4 tracks the creation order of links and attributes; its readers expect it.
@@ -925,9 +929,22 @@ dart_ret_t dart_h5_close(dart_h5_t *file) {
     return fail(DART_ERR_INVAL, fn, "file is NULL or DART_H5_NULL");
   dart_h5_t f = *file;
   *file = DART_H5_NULL;
+  // The flush first, and its outcome agreed: HDF5 1.10's H5Fclose frees the file when
+  // its flush fails (EFBIG, ENOSPC) but keeps its identifier, and the library's own
+  // cleanup at MPI_Finalize then closes the freed file again (a crash). A file whose
+  // flush failed on any unit is therefore left open on every unit; that cleanup closes
+  // it once, collectively. (Its temporary file is removed now.)
   dart_ret_t local = DART_OK;
-  if (H5Fclose(f->fid) < 0 && local == DART_OK) local = h5_fail(fn, "H5Fclose", f->path);
-  dart_ret_t rc;
+  if (f->mode != 'r' && H5Fflush(f->fid, H5F_SCOPE_GLOBAL) < 0)
+    local = h5_fail(fn, "H5Fflush", f->path);
+  local = naming_path(local, "cannot write to", f->path, fn);
+  dart_ret_t rc = agree(f->team, local, 0, [] { return std::string(); }, fn, true);
+  if (rc != DART_OK) {
+    if (f->mode == 'w' && f->myid == 0) unlink(f->tmp.c_str());
+    delete f;
+    return rc;
+  }
+  if (H5Fclose(f->fid) < 0) local = h5_fail(fn, "H5Fclose", f->path);
   if (f->mode == 'w') {
     if (local == DART_OK && f->failed != DART_OK)
       local = fail(f->failed, fn,
