@@ -3,7 +3,7 @@
 // file written on every unit and read with another grid, attributes of every kind,
 // time series (append, read step k), the refusals with one message on every unit, and a
 // failed call on a file opened with "w" that leaves the old file as it was.
-// dart-test: UNITS 1 2 3 4 UPN none 2 TIMEOUT 120
+// dart-test: UNITS 1 2 3 UPN none 2 TIMEOUT 120
 #include "dart_test.h"
 
 #include <dash/dart/if/dart_h5.h>

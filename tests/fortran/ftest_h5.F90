@@ -10,7 +10,7 @@
 !  - refusals with stat and the same message on every unit: a missing dataset, another
 !    dtype, a string read into a number, a file that does not exist.
 !
-! dart-test: UNITS 1 2 3 4 UPN none 2 TIMEOUT 120
+! dart-test: UNITS 1 2 3 UPN none 2 TIMEOUT 120
 program ftest_h5
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int32, int64, real64
