@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from launcher import SCENARIOS, scenario
+from launcher import FLAVOR, SCENARIOS, scenario
 
 import dartpy as dart
 
@@ -125,8 +125,19 @@ def test_refusals_on_every_unit(n, upn, tmp_path):
     run("refusals", n, upn, tmp_path)
 
 
+# Open MPI 4.1 at 4 units on two emulated nodes: the close of the refused file hangs in
+# HDF5 1.10's collective flush (seen 2026-12-08, not yet understood): a known bug, not run.
+OMPI_HANG = pytest.mark.xfail(
+    FLAVOR == "openmpi", run=False, reason="hangs in dart_h5_close (HDF5 flush), issue 38"
+)
+
+
 @pytest.mark.mpi
-@pytest.mark.parametrize("n,upn", [(1, None), (2, None), (4, 2)], ids=["n1", "n2", "n4-upn2"])
+@pytest.mark.parametrize(
+    "n,upn",
+    [(1, None), (2, None), pytest.param(4, 2, marks=OMPI_HANG)],
+    ids=["n1", "n2", "n4-upn2"],
+)
 def test_write_beyond_the_file_size_limit_keeps_the_old_file(n, upn, tmp_path):
     """RLIMIT_FSIZE below the file's size: the write or the close raises on every unit,
     the old file keeps its bytes, no temporary file is left."""
