@@ -50,6 +50,7 @@ module dart
   use dart_array_complex32
   use dart_array_complex64
   use dart_locality_f
+  use dart_h5
   implicit none
   private
 
@@ -86,6 +87,11 @@ module dart
   public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
   public :: dart_array_save, dart_array_load, dart_array_file_info
   public :: dart_array_reduce, dart_array_norm, dart_array_dot
+
+  ! ---- HDF5 files of arrays (dart_h5) ---------------------------------------------------
+  public :: dart_h5_file, DART_H5_FILE_NULL, dart_h5_available, dart_h5_open, dart_h5_close
+  public :: dart_array_write_h5, dart_array_append_h5, dart_array_read_h5
+  public :: dart_h5_set_attr, dart_h5_get_attr
 
   ! ---- locality (dart_locality_f) -------------------------------------------------------
   public :: DART_LOCALITY_SCOPE_GLOBAL, DART_LOCALITY_SCOPE_GROUP, DART_LOCALITY_SCOPE_NODE

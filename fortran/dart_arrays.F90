@@ -30,6 +30,8 @@ module dart_arrays
   public :: dart_array_query, dart_array_block, dart_array_owner, dart_array_dims_create
   public :: dart_array_save, dart_array_load, dart_array_file_info
   public :: dart_array_norm
+  ! for dart_h5.F90
+  public :: dartf_array_read_spec
   ! for dart_array_template.inc
   public :: dartf_array_view, dartf_array_region, dartf_array_whole, dartf_array_bounds
   public :: dartf_array_reduce
@@ -591,12 +593,47 @@ contains
     type(c_dart_array_spec) :: spec
     type(dart_array) :: a
     integer(c_int64_t), allocatable, target :: cblocks(:)
-    character(len=:), allocatable :: why, ref
+    character(len=:), allocatable :: why
     integer(c_int) :: rc
+    if (.not. dartf_array_read_spec(fn, halo, halo_lo, halo_hi, periodic, stencil, procs, &
+                                    exchange, blocks, dtype, components, team, spec, cblocks, &
+                                    why, stat, errmsg)) return
+    if (allocated(cblocks) .and. len(why) == 0) spec%blocks = c_loc(cblocks)
+    rc = c_dart_array_load(trim(path) // c_null_char, spec, a)
+    call finish_new(rc, a, why, fn, u, stat, errmsg)
+  end subroutine dart_array_load
+
+  !> The spec of a read of an array from a file (dart_array_load, dart_array_read_h5):
+  !> the options in Fortran order, reversed into C's; the number of dimensions is the
+  !> file's unless a list says it. False when the spec could not even be initialized (the
+  !> failure finished under fn). why: an argument only this layer can judge (the spec
+  !> then has ndim -1, so that every unit's read fails and none waits; the caller raises
+  !> why after the read). cblocks: the given blocks (point spec%blocks at them).
+  logical function dartf_array_read_spec(fn, halo, halo_lo, halo_hi, periodic, stencil, procs, &
+                                         exchange, blocks, dtype, components, team, spec, &
+                                         cblocks, why, stat, errmsg) result(ok)
+    character(len=*), intent(in) :: fn
+    integer, intent(in), optional :: halo(:), halo_lo(:), halo_hi(:)
+    logical, intent(in), optional :: periodic(:)
+    integer, intent(in), optional :: stencil
+    integer, intent(in), optional :: procs(:)
+    integer, intent(in), optional :: exchange
+    integer, intent(in), optional :: blocks(:)
+    integer(DART_DATATYPE_KIND), intent(in), optional :: dtype
+    integer, intent(in), optional :: components
+    integer(DART_TEAM_KIND), intent(in), optional :: team
+    type(c_dart_array_spec), intent(inout) :: spec
+    integer(c_int64_t), allocatable, intent(inout) :: cblocks(:)
+    character(len=:), allocatable, intent(inout) :: why
+    integer, intent(out), optional :: stat
+    character(len=*), intent(inout), optional :: errmsg
+    character(len=:), allocatable :: ref
     integer :: nd
-    if (start_spec(fn, team, stencil, exchange, components, spec, stat, errmsg) /= DART_OK) return
-    if (present(dtype)) spec%dtype = dtype
+    ok = .false.
     why = ''
+    if (start_spec(fn, team, stencil, exchange, components, spec, stat, errmsg) /= DART_OK) return
+    ok = .true.
+    if (present(dtype)) spec%dtype = dtype
     if (present(components) .and. spec%dtype == DART_TYPE_UNDEFINED) &
       why = 'components= needs dtype= (it qualifies the point type the file must hold)'
     ! The number of dimensions the lists speak of: size(procs), else the size of the first
@@ -609,20 +646,16 @@ contains
     call dims_of('halo_hi', present(halo_hi), opt_size(halo_hi), .false.)
     if (present(periodic)) call dims_of('periodic', .true., size(periodic), .false.)
     spec%ndim = int(nd, c_int32_t)   ! not the file's: the core says so, on every unit
-    if (len(why) == 0 .and. nd <= DART_ARRAY_MAX_DIMS) then
+    if (len(why) == 0 .and. nd <= DART_ARRAY_MAX_DIMS) &
       call fill_spec(nd, merge(nd, DART_ARRAY_MAX_DIMS, nd > 0), ref, halo, halo_lo, halo_hi, &
                      periodic, procs, blocks, spec, cblocks, why)
-      if (allocated(cblocks)) spec%blocks = c_loc(cblocks)
-    end if
-    ! An argument only this layer can judge: the unit still joins the load, with a number
+    ! An argument only this layer can judge: the unit still joins the read, with a number
     ! of dimensions no file has, so that every unit fails (after the header) and none
     ! waits; the others' message ends in the core's "... array, not -1".
     if (len(why) > 0) then
       spec%ndim = -1
       spec%blocks = c_null_ptr
     end if
-    rc = c_dart_array_load(trim(path) // c_null_char, spec, a)
-    call finish_new(rc, a, why, fn, u, stat, errmsg)
 
   contains
 
@@ -640,7 +673,7 @@ contains
       end if
     end subroutine dims_of
 
-  end subroutine dart_array_load
+  end function dartf_array_read_spec
 
   !> Local: what the .npy file `path` (trailing blanks ignored) holds, from its header:
   !> the shape in Fortran order (the .npy shape (nx, ny) is [ny, nx]; the first ndim

@@ -48,6 +48,10 @@ PACKAGES=(
   libgtest-dev googletest
   # NUMA and core detail of the locality API; the build works without it (sysfs).
   libhwloc-dev
+  # Parallel HDF5 of each MPI, for the arrays' HDF5 files (cpp/src/array/h5.cc); they
+  # install side by side (/usr/include/hdf5/<mpi>, /usr/lib/<multiarch>/hdf5/<mpi>) and
+  # the build works without them (cmake/DartHDF5.cmake).
+  libhdf5-mpich-dev libhdf5-openmpi-dev
   # The API references of the documentation site (scripts/docs.sh; it installs it too).
   doxygen
 )
@@ -177,10 +181,12 @@ if [[ ${DART_SKIP_PYTHON:-0} != 1 && -z $SANITIZE ]]; then
     # numpy and pytest for dartpy and its tests; nbclient, ipykernel and matplotlib for the
     # notebooks (executed by tests/python/test_notebooks.py) and the demo's plot; mypy for
     # the check of the stubs (tests/python/test_docs.py, mypy.stubtest); ipyparallel for
-    # the notebook sessions (the extra dart-mpi[notebook]; tests/python/test_session.py).
-    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy, ipyparallel' 2>/dev/null; then
-      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy ipyparallel"
-      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy 'ipyparallel>=9.2' ||
+    # the notebook sessions (the extra dart-mpi[notebook]; tests/python/test_session.py);
+    # h5py (a serial wheel), xarray and h5netcdf read the HDF5 files DART writes, and
+    # dask reads a dart.Array block by block (tests/python).
+    if ! "$py" -c 'import numpy, pytest, nbclient, nbformat, ipykernel, matplotlib, mypy, ipyparallel, h5py, xarray, h5netcdf, dask.array' 2>/dev/null; then
+      log "$mpi: pip install numpy pytest nbclient nbformat ipykernel matplotlib mypy ipyparallel h5py xarray h5netcdf dask"
+      "${pip[@]}" numpy pytest nbclient nbformat ipykernel matplotlib mypy 'ipyparallel>=9.2' h5py xarray h5netcdf 'dask[array]' ||
         { log "$mpi: pip FAILED"; failed+=("$mpi"); continue; }
     fi
     # mpi4py: rebuilt when missing, broken, or built with another wrapper. No pip cache:

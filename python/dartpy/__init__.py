@@ -74,6 +74,8 @@ _array_numpy.install(Array)
 _array_access.install(Array)
 _array_display.install(Array)
 
+from . import h5  # noqa: F401,E402  (dartpy.h5.File; adds Array.from_h5)
+
 __version__: str = _core.__version__
 
 _hooks: Optional[tuple] = None

@@ -335,19 +335,18 @@ dart_ret_t check_alone(dart_array_spec_t s) {
 // (a bad path is passed on as NULL, which the units' agreement on the path refuses); a
 // refused file, or a file the arguments cannot decompose: DartError with the same
 // message on every unit.
-std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h, py::handle halo,
-                            py::handle boundary, py::handle stencil, py::handle procs,
-                            py::handle blocks, py::handle exchange) {
-  const dart_team_t team = team_arg(team_h);
+std::unique_ptr<Array> read_array(const char *what, const char *core_fn, const std::string &path,
+                                  const ArrayReader &read, Deferred &arg_error, py::handle dtype,
+                                  dart_team_t team, py::handle halo, py::handle boundary,
+                                  py::handle stencil, py::handle procs, py::handle blocks,
+                                  py::handle exchange) {
   SpecArgs p;
-  std::string file;
-  p.error.run([&] { file = path_arg(path, "dartpy.Array.load"); });
-  const bool named = !p.error;
+  const bool named = !arg_error;
   if (named) {
     parse_spec(p, py::handle(), dtype, halo, boundary, stencil, procs, blocks, exchange);
-  } else {
+  } else {  // this unit's path (or file) argument was refused
     dart_array_spec_init(&p.spec);
-    p.refusal = message_of(p.error);
+    p.refusal = message_of(arg_error);
     p.spec.refusal = p.refusal.c_str();
   }
   p.spec.team = team;
@@ -355,16 +354,17 @@ std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h
   dart_ret_t rc;
   {
     Nogil ng;
-    rc = dart_array_load(named ? file.c_str() : nullptr, &p.spec, &handle);
+    rc = read(named, &p.spec, &handle);
   }
   if (rc != DART_OK) {
     // (the argument parsers of Array() name dartpy.Array: name the load)
     const std::string ours = std::string(kFn) + ": ";
-    auto relabel = [&](const char *what) {
-      const std::string m = what;
+    auto relabel = [&](const char *text) {
+      const std::string m = text;
       if (m.compare(0, ours.size(), ours) != 0) return m;
-      return std::string(kFn) + ".load: " + m.substr(ours.size());
+      return std::string(kFn) + "." + what + ": " + m.substr(ours.size());
     };
+    arg_error.rethrow();
     try {
       p.error.rethrow();
     } catch (py::value_error &e) {
@@ -377,15 +377,30 @@ std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h
     if (rc == DART_ERR_INVAL && check_alone(p.spec) == DART_ERR_INVAL) {
       const std::string prefix = "dart_array_spec_check: ", why = dart_error_detail();
       throw py::value_error(
-          std::string(kFn) + ".load: " +
+          std::string(kFn) + "." + what + ": " +
           (why.compare(0, prefix.size(), prefix) == 0 ? why.substr(prefix.size()) : why));
     }
-    raise_file_error(rc, "dart_array_load", file, detail.c_str(), errnum);
+    raise_file_error(rc, core_fn, path, detail.c_str(), errnum);
   }
   dart_array_info_t in;
   check(dart_array_get_info(handle, &in), "dart_array_get_info");
   const int slot = p.slot != S_NONE ? p.slot : slot_of_point(in.dtype, (size_t)in.components);
-  return adopt(handle, slot, "dart_array_load");
+  return adopt(handle, slot, core_fn);
+}
+
+std::unique_ptr<Array> load(py::handle path, py::handle dtype, py::handle team_h, py::handle halo,
+                            py::handle boundary, py::handle stencil, py::handle procs,
+                            py::handle blocks, py::handle exchange) {
+  const dart_team_t team = team_arg(team_h);
+  std::string file;
+  Deferred error;
+  error.run([&] { file = path_arg(path, "dartpy.Array.load"); });
+  return read_array(
+      "load", "dart_array_load", file,
+      [&](bool named, const dart_array_spec_t *spec, dart_array_t *out) {
+        return dart_array_load(named ? file.c_str() : nullptr, spec, out);
+      },
+      error, dtype, team, halo, boundary, stencil, procs, blocks, exchange);
 }
 
 // ---- views ---------------------------------------------------------------------------
@@ -718,6 +733,24 @@ py::tuple dims_create(py::handle nunits_h, py::handle procs_h) {
 }
 
 }  // namespace
+
+// The hooks of other files' readers of arrays (core.h; h5.cc).
+py::object array_read(const char *what, const char *core_fn, const ArrayReader &read,
+                      Deferred &arg_error, py::handle dtype, py::handle team, py::handle halo,
+                      py::handle boundary, py::handle stencil, py::handle procs, py::handle blocks,
+                      py::handle exchange) {
+  return py::cast(read_array(what, core_fn, std::string(), read, arg_error, dtype, team_arg(team),
+                             halo, boundary, stencil, procs, blocks, exchange));
+}
+
+dart_array_t array_handle(py::handle array, const char *fn) {
+  if (!py::isinstance<Array>(array))
+    throw py::type_error(std::string(fn) + ": argument 'array' must be a dartpy.Array, not " +
+                         tname(array));
+  const Array &a = array.cast<const Array &>();
+  a.need(fn);
+  return a.a;
+}
 
 void bind_array(py::module_ &m) {
   m.attr("ARRAY_MAX_DIMS") = (int)DART_ARRAY_MAX_DIMS;

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -380,5 +381,19 @@ void bind_coll(py::module_ &m);
 void bind_notify(py::module_ &m);
 void bind_array(py::module_ &m);
 void bind_array_reduce(py::module_ &m);
+void bind_h5(py::module_ &m);
+
+// array.cc, for the files of other formats (h5.cc): a new dartpy.Array from a core call
+// that creates it from a spec (read(named, spec, &array); named is false after an
+// argument error of this unit, kept in arg_error and raised after the collective call),
+// the decomposition arguments parsed as Array.load parses them; `what` names the Python
+// call (dartpy.Array.<what>) and core_fn the core's. And the core's array behind a
+// dartpy.Array (TypeError for another object, DartError once it was freed).
+using ArrayReader = std::function<dart_ret_t(bool, const dart_array_spec_t *, dart_array_t *)>;
+py::object array_read(const char *what, const char *core_fn, const ArrayReader &read,
+                      Deferred &arg_error, py::handle dtype, py::handle team, py::handle halo,
+                      py::handle boundary, py::handle stencil, py::handle procs, py::handle blocks,
+                      py::handle exchange);
+dart_array_t array_handle(py::handle array, const char *fn);
 
 }  // namespace dartpy

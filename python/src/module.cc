@@ -26,5 +26,5 @@ PYBIND11_MODULE(_core, m) {
   bind_notify(m);
   bind_array(m);
   bind_array_reduce(m);
-  // PENDING bind_array_reduce(m);
+  bind_h5(m);
 }

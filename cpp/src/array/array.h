@@ -10,6 +10,8 @@
 //   agree.cc     the all-or-nothing agreement of the collective calls
 //   io.cc        .npy files: the header, collective save and load with MPI-IO
 //   reduce.cc    the reductions: sum, min, max, norms, dot, in a fixed order
+//   h5.cc        HDF5 files (dart_h5.h) through parallel HDF5
+//   files.cc     what both formats share: target checks, temporary file, rename (files.h)
 //   array.cc     the C API: creation, destruction, copy, queries, updates, regions
 #ifndef DART_ARRAY_IMPL_H
 #define DART_ARRAY_IMPL_H

@@ -49,5 +49,6 @@ extern "C" {
 #include <dash/dart/if/dart_ext.h>
 #include <dash/dart/if/dart_notify.h>
 #include <dash/dart/if/dart_array.h>
+#include <dash/dart/if/dart_h5.h>
 
 #endif /* DART__DART_H_ */
