@@ -78,7 +78,8 @@ dart_ret_t check_target(const std::string &path, const char *fn) {
 // limit, issue 34); the file itself tells. A short file's cause comes from the file
 // system: one byte written at the file's last offset fails with its errno (EFBIG,
 // ENOSPC, EDQUOT) and is harmless, the file being removed.
-dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes, const char *fn) {
+dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes, bool exact,
+                         const char *fn) {
   const int fd = open(tmp, O_RDWR);
   if (fd < 0) {
     const int e = errno;
@@ -95,7 +96,7 @@ dart_ret_t check_written(const char *tmp, const std::string &path, int64_t bytes
     rc = with_errno(fail(DART_ERR_OTHER, fn, "cannot save to '%s': fstat of '%s': %s", path.c_str(),
                          tmp, std::strerror(e)),
                     e);
-  } else if ((int64_t)st.st_size != bytes) {
+  } else if (exact ? (int64_t)st.st_size != bytes : (int64_t)st.st_size < bytes) {
     const char zero = 0;
     errno = 0;
     const bool refused = st.st_size < bytes && pwrite(fd, &zero, 1, (off_t)(bytes - 1)) < 0;
