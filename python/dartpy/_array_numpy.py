@@ -23,8 +23,7 @@ from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from . import _core
-from . import _array_temporaries
+from . import _array_temporaries, _core
 from ._array_temporaries import agree_and_collect, register
 
 Array = _core.Array
