@@ -96,7 +96,7 @@ def run(case: str, n, upn, *args, timeout=120.0):
     return job
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn", [(2, None), (3, 1)], ids=["n2", "n3-upn1"])
 def test_round_trips(n, upn, tmp_path):
     """Every dtype, ranks 1-4, dims, attributes and a series of 3 steps written on n
@@ -105,7 +105,7 @@ def test_round_trips(n, upn, tmp_path):
     run("roundtrip", n, upn, tmp_path)
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 def test_restart_on_another_unit_count(tmp_path):
     """A file written on 1 unit is read on 4 (two emulated nodes), and one written on 4
     is read on 1: the same values."""
@@ -115,7 +115,7 @@ def test_restart_on_another_unit_count(tmp_path):
     run("reload", 1, None, tmp_path, 4)
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize("n,upn", [(2, None), (3, 1)], ids=["n2", "n3-upn1"])
 def test_refusals_on_every_unit(n, upn, tmp_path):
     """Missing file, not HDF5, missing folder, bad mode, missing dataset, wrong dtype,
@@ -132,7 +132,7 @@ OMPI_HANG = pytest.mark.xfail(
 )
 
 
-@pytest.mark.mpi
+@pytest.mark.multiunit
 @pytest.mark.parametrize(
     "n,upn",
     [(1, None), (2, None), pytest.param(4, 2, marks=OMPI_HANG)],
