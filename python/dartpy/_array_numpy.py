@@ -348,7 +348,8 @@ _NORM_KINDS = {1: 1, 2: 2, None: 2, "fro": 2, np.inf: 3, float("inf"): 3}
 def norm(a: Any, ord: Any = None) -> Any:  # noqa: A002 - NumPy's name
     """Collective: the vector norm of all interior points, the same on every unit
     (dart_array_norm): ord 1 (sum of |x|), 2 or None (the Euclidean norm; "fro" is the
-    same) or numpy.inf (max |x|). A float64, or float32 for float32/complex64 arrays."""
+    same) or numpy.inf (max |x|). A float64: the core's double, the same bits as in C,
+    C++ and Fortran (NumPy's norm of a float32 array is a float32)."""
     fn = "dartpy.norm"
     _live(a, fn)
     try:
@@ -357,26 +358,15 @@ def norm(a: Any, ord: Any = None) -> Any:  # noqa: A002 - NumPy's name
         raise ValueError(
             f"{fn}: ord={ord!r} is not supported (1, 2, None, 'fro' or numpy.inf)"
         ) from None
-    dt = a.dtype
-    res = (
-        np.dtype(np.float32)
-        if dt in (np.dtype(np.float32), np.dtype(np.complex64))
-        else np.dtype(np.float64)
-    )
-    if dt == np.dtype(np.float16):
-        res = dt
-    if _core_reduces(dt):
-        return res.type(
-            _core._array_norm(
-                a, (_core.ARRAY_NORM_1, _core.ARRAY_NORM_2, _core.ARRAY_NORM_INF)[kind - 1]
-            )
-        )
+    if _core_reduces(a.dtype):
+        core_kind = (_core.ARRAY_NORM_1, _core.ARRAY_NORM_2, _core.ARRAY_NORM_INF)[kind - 1]
+        return np.float64(_core._array_norm(a, core_kind))
     x = np.abs(a.interior.reshape(-1).astype(np.float64))
     if kind == 3:
-        return res.type(_gathered(a.team, np.array([x.max()])).max())
+        return np.float64(_gathered(a.team, np.array([x.max()])).max())
     part = np.array([_ordered_sum(x if kind == 1 else x * x)])
     s = _ordered_sum(_gathered(a.team, part))
-    return _round(res, s if kind == 1 else np.sqrt(s))
+    return np.float64(s if kind == 1 else np.sqrt(s))
 
 
 def dot(a: Any, b: Any) -> Any:

@@ -308,7 +308,7 @@ def test_allocation_objects(d):
     f.free()
     e = d.empty(d.TEAM_ALL, 0)
     e.free()
-    with pytest.raises(ValueError, match="'shape'"):
+    with pytest.raises(ValueError, match=r"'shape\[0\]' = -1 is negative"):
         d.zeros(d.TEAM_ALL, (-1,))
 
 

@@ -224,6 +224,15 @@ def moves():
     assert same(arr[2:5, 1:4].compute(), g2[2:5, 1:4])
     dart.barrier()
     a.free()
+    # an allocation refused on one unit fails on every unit (nobody waits in it)
+    last = me == dart.size() - 1
+    e = raises((ValueError, dart.DartError), dart.zeros, dart.TEAM_ALL, (-1,) if last else (4,))
+    assert isinstance(e, ValueError if last else dart.DartError), e
+    del e
+    e = raises((TypeError, dart.DartError), dart.notify_alloc, dart.TEAM_ALL, "2" if last else 2)
+    assert isinstance(e, TypeError if last else dart.DartError), e
+    del e
+    dart.barrier()
     done("numpy_moves")
     dart.exit()
 
