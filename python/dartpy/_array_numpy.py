@@ -178,6 +178,7 @@ def _ufunc(self: Any, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any)
     if out:
         error = _apply(ufunc, inputs, tuple(out), kwargs)
         agree_and_collect(team, error, name)
+        _core.barrier(team)  # every block written before any unit reads one
         return out[0] if len(out) == 1 else tuple(out)
     # The result dtypes from an empty computation: NumPy's own rules, no data touched.
     error = None
@@ -200,6 +201,7 @@ def _ufunc(self: Any, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any)
         raise
     for r in results:
         register(r)
+    _core.barrier(team)  # every block written before any unit reads one
     return results[0] if len(results) == 1 else tuple(results)
 
 

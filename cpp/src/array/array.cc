@@ -293,6 +293,13 @@ dart_ret_t dart_array_copy(dart_array_t src, dart_array_t *dst) {
   dart_array_t b = DART_ARRAY_NULL;
   DART_TRY(array_create(&spec, &b, fn, true));
   std::memcpy(b->local, src->local, (size_t)src->dc.local_points(src->coords) * src->point_size);
+  // Every block is copied before any unit reads the copy (one-sided reads by global index,
+  // dask's block reads of the copy it makes).
+  if (dart_ret_t rc = dart_barrier(b->team); rc != DART_OK) {
+    rc = rethrow(rc, fn);
+    dart_array_destroy(&b);
+    return rc;
+  }
   *dst = b;
   return DART_OK;
 }

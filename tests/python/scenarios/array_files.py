@@ -353,7 +353,7 @@ def refusals() -> None:
                     dart.Array.load,
                     good,
                     code=dart.ERR_INVAL,
-                    match=f"another unit failed: unit {bad} of team 0: path is NULL",
+                    match=f"another unit failed: unit {bad} of team 0: refused by the binding: dartpy.Array.load: argument 'path'",
                 )
             in_step(102)
         # another file on the last unit

@@ -178,7 +178,8 @@ dart_ret_t dart_array_create(const dart_array_spec_t *spec, dart_array_t *array)
 dart_ret_t dart_array_destroy(dart_array_t *array);
 
 /** Collective over src's team: *dst = a new array with src's spec whose every block
- *  (ghosts included) holds a copy of src's. All or nothing as dart_array_create. */
+ *  (ghosts included) holds a copy of src's, every block copied on return (it ends with a
+ *  barrier of the team). All or nothing as dart_array_create. */
 dart_ret_t dart_array_copy(dart_array_t src, dart_array_t *dst);
 
 /** Local: fills *info. */
