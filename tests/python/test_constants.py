@@ -143,9 +143,13 @@ def test_notify_ops():
 
 
 def test_array_max_dims():
-    """ARRAY_MAX_DIMS against DART_ARRAY_MAX_DIMS of dart_array.h (dartpy exports no other
+    """ARRAY_MAX_DIMS and ARRAY_NORM_* against dart_array.h (dartpy exports no other
     constant of that header: boundaries, stencils and exchanges are strings in Python)."""
     m = re.search(r"^#define\s+DART_ARRAY_MAX_DIMS\s+(\d+)\s*$", _text("dart_array.h"), re.M)
     assert m, "DART_ARRAY_MAX_DIMS not found"
     assert dart.ARRAY_MAX_DIMS == int(m.group(1)) >= 4
-    assert [n for n in dir(dart._core) if n.startswith("ARRAY_")] == ["ARRAY_MAX_DIMS"]
+    names = [n for n in dir(dart._core) if n.startswith("ARRAY_")]
+    assert names == ["ARRAY_MAX_DIMS", "ARRAY_NORM_1", "ARRAY_NORM_2", "ARRAY_NORM_INF"]
+    for n in names[1:]:  # dart_array_norm_t (dartpy.norm takes NumPy's ord instead)
+        m = re.search(rf"DART_{n}\s*=\s*(\d+)", _text("dart_array.h"))
+        assert m and getattr(dart._core, n) == int(m.group(1)), n
