@@ -141,5 +141,6 @@ program ftest_h5
     open(newunit=u0, file=path, status='old')
     close(u0, status='delete')
   end if
+  deallocate(path)
   call ftest_finish()
 end program ftest_h5

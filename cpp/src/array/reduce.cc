@@ -571,18 +571,24 @@ dart_ret_t dart_array_reduce(dart_array_t a, dart_operation_t op, void *result) 
       });
 }
 
-dart_ret_t dart_array_norm(dart_array_t a, dart_array_norm_t kind, double *result) {
+dart_ret_t dart_array_norm(dart_array_t a, dart_array_norm_t kind_arg, double *result) {
   const char *fn = "dart_array_norm";
+  // The value as an int: an out-of-range value must not be read as the enum (UBSan).
+  int raw = 0;
+  std::memcpy(&raw, &kind_arg, sizeof raw < sizeof kind_arg ? sizeof raw : sizeof kind_arg);
+  const bool valid = raw == DART_ARRAY_NORM_1 || raw == DART_ARRAY_NORM_2 ||
+                     raw == DART_ARRAY_NORM_INF;
+  const dart_array_norm_t kind = valid ? static_cast<dart_array_norm_t>(raw) : DART_ARRAY_NORM_2;
   DART_TRY(check_array(a, fn));
   dart_ret_t local = DART_OK;
-  if (kind != DART_ARRAY_NORM_1 && kind != DART_ARRAY_NORM_2 && kind != DART_ARRAY_NORM_INF)
+  if (!valid)
     local = fail(DART_ERR_INVAL, fn,
                  "kind %d is not a norm: DART_ARRAY_NORM_1, DART_ARRAY_NORM_2 or "
                  "DART_ARRAY_NORM_INF",
-                 (int)kind);
+                 raw);
   else if (result == nullptr)
     local = fail(DART_ERR_INVAL, fn, "result is NULL");
-  const uint64_t key = ((uint64_t)Kind::Norm << 32) | (uint32_t)kind;
+  const uint64_t key = ((uint64_t)Kind::Norm << 32) | (uint32_t)raw;
   return collective(
       a, local, key, fn,
       [&](char *slots) {
