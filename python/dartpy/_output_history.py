@@ -13,7 +13,7 @@ names those variables for the BufferError's message.
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterator, List, Tuple
+from typing import Any, Iterator, List
 
 
 def _is_dart_view(x: Any) -> bool:
@@ -77,20 +77,20 @@ def release() -> int:
     return dropped
 
 
-def _user_namespaces() -> Iterator[Tuple[str, dict]]:
+def _user_namespaces() -> Iterator[dict]:
     shell = _shell()
     if shell is not None:
-        yield "", shell.user_ns
+        yield shell.user_ns
     main = sys.modules.get("__main__")
     if main is not None and (shell is None or vars(main) is not shell.user_ns):
-        yield "", vars(main)
+        yield vars(main)
 
 
 def holders() -> List[str]:
     """The names of the user's variables (the notebook's or the main script's globals)
     that hold views of DART memory, for the BufferError's message."""
     names: List[str] = []
-    for _, ns in _user_namespaces():
+    for ns in _user_namespaces():
         for k, v in list(ns.items()):
             if k.startswith("_") or k in names:
                 continue
